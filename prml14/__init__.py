@@ -16,3 +16,4 @@ from .conditional_mixture import (
 from .datasets import make_gated_regression
 
 # --- section modules: one import line per module, added as each section lands ---
+from .irls import q_gradient, q_negative_hessian, weighted_logistic_irls, weighted_logistic_objective

@@ -1,0 +1,142 @@
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+
+from prml14.irls import (
+    q_gradient,
+    q_negative_hessian,
+    weighted_logistic_irls,
+    weighted_logistic_objective,
+)
+
+
+def _problem(seed=0, n=60, m=3):
+    rng = np.random.default_rng(seed)
+    Phi = np.hstack([np.ones((n, 1)), rng.normal(size=(n, m - 1))])
+    w_true = rng.normal(size=m)
+    t = (rng.uniform(size=n) < 1 / (1 + np.exp(-Phi @ w_true))).astype(float)
+    gamma = rng.uniform(0.05, 1.0, size=n)
+    return Phi, t, gamma, rng.normal(size=m)
+
+
+def _q(w, Phi, t, gamma):
+    # Q restricted to one component's weights, written directly with logs (the oracle)
+    y = 1 / (1 + np.exp(-Phi @ w))
+    return np.sum(gamma * (t * np.log(y) + (1 - t) * np.log(1 - y)))
+
+
+@pytest.mark.equation("14.51")
+def test_gradient_matches_central_finite_differences():
+    Phi, t, gamma, w = _problem()
+    h = 1e-6
+    fd = np.array([(_q(w + h * e, Phi, t, gamma) - _q(w - h * e, Phi, t, gamma)) / (2 * h) for e in np.eye(len(w))])
+    np.testing.assert_allclose(q_gradient(w, Phi, t, gamma), fd, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.equation("14.52")
+def test_negative_hessian_matches_finite_differences_of_the_gradient():
+    Phi, t, gamma, w = _problem(1)
+    h = 1e-6
+    fd = np.array(
+        [(q_gradient(w + h * e, Phi, t, gamma) - q_gradient(w - h * e, Phi, t, gamma)) / (2 * h) for e in np.eye(len(w))]
+    )
+    H = q_negative_hessian(w, Phi, t, gamma)
+    # the code returns MINUS the Hessian of Q (positive definite)
+    np.testing.assert_allclose(H, -fd, rtol=1e-6, atol=1e-7)
+    assert np.all(np.linalg.eigvalsh(H) > 0)
+
+
+@pytest.mark.equation("14.52")
+def test_hessian_carries_the_responsibilities():
+    Phi, t, gamma, w = _problem(2)
+    H = q_negative_hessian(w, Phi, t, gamma)
+    H_unweighted = q_negative_hessian(w, Phi, t, np.ones_like(gamma))
+    assert not np.allclose(H, H_unweighted)
+    # linear in gamma, and explicitly the sum of gamma_n y_n (1 - y_n) phi_n phi_n^T
+    np.testing.assert_allclose(q_negative_hessian(w, Phi, t, 2 * gamma), 2 * H)
+    y = 1 / (1 + np.exp(-Phi @ w))
+    brute = sum(g * yn * (1 - yn) * np.outer(p, p) for g, yn, p in zip(gamma, y, Phi))
+    np.testing.assert_allclose(H, brute, rtol=1e-12)
+    # a point with zero responsibility contributes nothing
+    g0 = gamma.copy()
+    g0[0] = 0.0
+    np.testing.assert_allclose(
+        q_negative_hessian(w, Phi, t, g0), q_negative_hessian(w, Phi[1:], t[1:], gamma[1:]), rtol=1e-12
+    )
+
+
+@pytest.mark.equation("14.51", "14.52")
+@pytest.mark.parametrize("C", [0.1, 1.0, 100.0])
+def test_irls_matches_sklearn_weighted_logistic_regression(C):
+    Phi, t, gamma, _ = _problem(3, n=200, m=4)
+    w, n_iter, converged = weighted_logistic_irls(Phi, t, gamma, l2=1.0 / C)
+    assert converged and n_iter < 30
+    ref = LogisticRegression(C=C, fit_intercept=False, tol=1e-12, max_iter=10_000)
+    ref.fit(Phi, t, sample_weight=gamma)
+    np.testing.assert_allclose(w, ref.coef_.ravel(), rtol=1e-5, atol=1e-6)
+    # stationarity: penalised gradient is zero
+    np.testing.assert_allclose(q_gradient(w, Phi, t, gamma) - w / C, 0.0, atol=1e-8)
+
+
+@pytest.mark.equation("14.51")
+def test_unpenalised_optimum_is_stationary_and_objective_never_decreases():
+    Phi, t, gamma, w0 = _problem(4, n=150)
+    objs = [weighted_logistic_objective(w0 * 5, Phi, t, gamma)]
+    w = w0 * 5
+    for _ in range(12):  # one Newton step at a time: each must not decrease the objective
+        w, _, _ = weighted_logistic_irls(Phi, t, gamma, w, max_iter=1)
+        objs.append(weighted_logistic_objective(w, Phi, t, gamma))
+    assert np.all(np.diff(objs) >= -1e-12)
+    np.testing.assert_allclose(q_gradient(w, Phi, t, gamma), 0.0, atol=1e-8)
+
+
+def test_soft_targets_are_accepted():
+    Phi, _, gamma, _ = _problem(5)
+    t_soft = np.linspace(0.05, 0.95, len(gamma))
+    w, _, converged = weighted_logistic_irls(Phi, t_soft, gamma)
+    assert converged
+    np.testing.assert_allclose(q_gradient(w, Phi, t_soft, gamma), 0.0, atol=1e-8)
+
+
+def test_separable_data_stay_finite_with_l2_and_do_not_converge_without():
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=80)
+    Phi = np.column_stack([np.ones_like(x), x])
+    t = (x > 0).astype(float)
+    w, _, converged = weighted_logistic_irls(Phi, t, np.ones_like(x), l2=1e-2)
+    assert converged and np.all(np.isfinite(w))
+    np.testing.assert_allclose(q_gradient(w, Phi, t, np.ones_like(x)) - 1e-2 * w, 0.0, atol=1e-8)
+    w0, n_iter, converged0 = weighted_logistic_irls(Phi, t, np.ones_like(x), l2=0.0, max_iter=25)
+    assert not converged0 and n_iter == 25
+    assert np.all(np.isfinite(w0)) and abs(w0[1]) > abs(w[1])
+
+
+def test_singular_hessian_collinear_basis_is_handled():
+    Phi, t, gamma, _ = _problem(7)
+    Phi2 = np.hstack([Phi, Phi[:, [1]]])  # duplicated column: H is singular
+    w, _, _ = weighted_logistic_irls(Phi2, t, gamma, max_iter=50)
+    assert np.all(np.isfinite(w))
+    # the fitted probabilities equal those of the non-duplicated problem
+    w_ref, _, _ = weighted_logistic_irls(Phi, t, gamma)
+    np.testing.assert_allclose(Phi2 @ w, Phi @ w_ref, atol=1e-5)
+
+
+def test_zero_weights_give_zero_step():
+    Phi, t, _, w0 = _problem(8)
+    w, n_iter, converged = weighted_logistic_irls(Phi, t, np.zeros(len(t)), w0)
+    np.testing.assert_array_equal(w, w0)
+    assert converged and n_iter == 1
+
+
+def test_bad_inputs_are_rejected():
+    Phi, t, gamma, _ = _problem(9)
+    with pytest.raises(ValueError, match="t must contain targets"):
+        weighted_logistic_irls(Phi, t + 1, gamma)
+    with pytest.raises(ValueError, match="weights .* non-negative"):
+        weighted_logistic_irls(Phi, t, -gamma)
+    with pytest.raises(ValueError, match="Phi must contain only finite"):
+        weighted_logistic_irls(np.where(Phi == Phi[0, 1], np.nan, Phi), t, gamma)
+    with pytest.raises(ValueError, match="t must have shape"):
+        weighted_logistic_irls(Phi, t[:-1], gamma)
+    with pytest.raises(ValueError, match="l2 must be non-negative"):
+        weighted_logistic_irls(Phi, t, gamma, l2=-1.0)
