@@ -1,0 +1,59 @@
+# The two commands of the README: `make book` and `make test`. Each creates .venv with
+# `python3 -m venv` if it is missing and installs prml14 with its book and test extras first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+export PATH := $(abspath $(BIN)):$(PATH)
+# Single-threaded BLAS keeps timings and floating-point results reproducible across machines.
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+BOOK_PAGES := $(wildcard book/*.md)
+NOTEBOOKS  := $(shell grep -l '^  formats: md:myst,ipynb' $(BOOK_PAGES))
+
+.PHONY: install book test unit nbval book-check notebooks generated bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[book,test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## generated: rewrite the generated pages (equation index, API reference) and README status line
+generated: $(STAMP)
+	$(BIN)/python tools/equation_index.py
+
+## book: build the HTML book into _build/html (warnings are errors)
+book: generated
+	$(BIN)/jupyter-book build . -W -n --keep-going
+	@echo "The book is in _build/html/index.html"
+
+## test: everything CI checks
+test: unit nbval book-check
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest
+
+nbval: $(STAMP)
+	$(BIN)/python -m pytest --nbval-lax book
+
+# The execution cache does not notice changes to prml14: clear it so every page really runs.
+book-check: $(STAMP)
+	rm -rf _build/.jupyter_cache _build/jupyter_execute
+	$(BIN)/jupyter-book build . -W -n --keep-going
+
+## notebooks: re-create each paired .ipynb from its .md (the source) and execute it
+notebooks: $(STAMP)
+	for page in $(NOTEBOOKS); do $(BIN)/jupytext --to ipynb --execute $$page || exit 1; done
+
+## bench: the benchmarks, side by side with scikit-learn
+bench: $(STAMP)
+	for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis
+	find . -name __pycache__ -not -path './$(VENV)/*' -exec rm -rf {} +

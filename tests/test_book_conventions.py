@@ -1,0 +1,109 @@
+"""The book's machine-checked conventions: equation targets and tags, the registry, the TOC."""
+
+import importlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from prml14._equations import EQUATIONS, implements, registry
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = {p.stem: p.read_text(encoding="utf-8") for p in sorted((ROOT / "book").glob("*.md"))}
+
+TARGET = re.compile(r"^\(eq-(14-\d+)\)=\s*$", re.M)
+ANY_EQ_TARGET = re.compile(r"^\((eq-[^)]*)\)=\s*$", re.M)
+DISPLAY_AFTER_TARGET = re.compile(r"^\(eq-14-(\d+)\)=\s*\n\$\$\n(.*?)\n\$\$\s*$", re.M | re.S)
+TAG = re.compile(r"\\tag\{([^}]*)\}")
+REFERENCE = re.compile(r"\]\((eq-[^)]*)\)")
+
+
+def targets():
+    return [(name, match.group(1)) for name, text in PAGES.items() for match in ANY_EQ_TARGET.finditer(text)]
+
+
+def test_every_equation_target_names_an_equation_of_the_chapter():
+    bad = [(page, t) for page, t in targets() if t.removeprefix("eq-").replace("-", ".") not in EQUATIONS]
+    assert not bad, f"targets outside (14.1)-(14.53): {bad}"
+
+
+def test_no_equation_target_is_duplicated():
+    seen = {}
+    for page, target in targets():
+        seen.setdefault(target, []).append(page)
+    duplicated = {t: pages for t, pages in seen.items() if len(pages) > 1}
+    assert not duplicated, f"equation targets defined more than once: {duplicated}"
+
+
+def test_each_target_opens_a_display_tagged_with_its_own_number():
+    for page, text in PAGES.items():
+        displays = {m.start(): m for m in DISPLAY_AFTER_TARGET.finditer(text)}
+        for match in TARGET.finditer(text):
+            display = displays.get(match.start())
+            assert display, f"{page}: ({match.group(1)}) must be followed directly by a $$ display"
+            number = match.group(1).replace("-", ".")
+            assert TAG.findall(display.group(2)) == [number], (
+                f"{page}: the display after ({match.group(1)}) must carry exactly \\tag{{{number}}}"
+            )
+
+
+def test_every_tag_is_an_equation_of_the_chapter_and_has_a_target():
+    tagged = [(page, tag) for page, text in PAGES.items() for tag in TAG.findall(text)]
+    assert all(tag in EQUATIONS for _, tag in tagged), f"tags outside 14.1-14.53: {tagged}"
+    targeted = {t.removeprefix("eq-").replace("-", ".") for _, t in targets()}
+    untargeted = [(page, tag) for page, tag in tagged if tag not in targeted]
+    assert not untargeted, f"tags without an (eq-14-NN)= target: {untargeted}"
+    assert len(tagged) == len(targeted), "a \\tag appears more than once"
+
+
+def test_no_math_label_is_used_for_equations():
+    offenders = [page for page, text in PAGES.items() if re.search(r":label:\s*eq-", text)]
+    assert not offenders, f"use the (eq-14-NN)= target form, not :label: ({offenders})"
+
+
+def test_every_equation_reference_resolves():
+    defined = {t for _, t in targets()}
+    dangling = [(page, ref) for page, text in PAGES.items() for ref in REFERENCE.findall(text) if ref not in defined]
+    assert not dangling, f"references to undefined equation targets: {dangling}"
+
+
+def test_every_registry_entry_points_at_a_derived_equation_and_a_real_object():
+    derived = {t.removeprefix("eq-").replace("-", ".") for _, t in targets()}
+    for number, names in registry().items():
+        assert number in derived, f"({number}) is implemented by {names} but derived nowhere in book/"
+        for name in names:
+            module, _, qualname = name.partition(".")[2].partition(".")
+            obj = importlib.import_module(f"prml14.{module}")
+            for part in qualname.split("."):
+                obj = getattr(obj, part)
+            assert number in obj.__equations__
+
+
+def test_implements_rejects_numbers_outside_the_chapter():
+    with pytest.raises(ValueError, match="14.1-14.53"):
+        implements("14.54")
+    with pytest.raises(TypeError, match="string"):
+        implements(14.1)
+    with pytest.raises(ValueError, match="at least one"):
+        implements()
+
+
+def test_toc_lists_exactly_the_pages_that_exist():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    listed = [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    missing = [f for f in listed if not (ROOT / f"{f}.md").exists()]
+    assert not missing, f"_toc.yml lists pages that do not exist: {missing}"
+    unlisted = sorted(set(f"book/{name}" for name in PAGES) - set(listed))
+    assert not unlisted, f"pages missing from _toc.yml: {unlisted}"
+    assert len(listed) == len(set(listed)), "a page is listed twice in _toc.yml"
+
+
+def test_generated_pages_are_up_to_date():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "equation_index.py"), "--check"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
