@@ -221,3 +221,218 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
             converged = True
             break
     return w, n_iter, converged
+
+
+# --- Softmax (multinomial) IRLS with soft targets: the gate M-step of the mixtures of experts ---
+#
+# Objective, for soft targets T (rows sum to one), sample weights r and y_n = softmax(Wᵀφ_n):
+#
+#     L(W) = Σ_n r_n Σ_k T_nk ln y_nk − (l2/2) Σ_{m≥1, k≥1} W_mk²,
+#
+# with column 0 of W (the reference class) fixed at zero and the bias row m = 0 unpenalised
+# (shrinking the gate biases would pull every gate towards equal mixing proportions).
+
+from ._numerics import log_softmax, softmax  # noqa: E402  (appended section)
+
+__all__ += [
+    "weighted_softmax_objective",
+    "softmax_q_gradient",
+    "softmax_q_negative_hessian",
+    "weighted_softmax_irls",
+]
+
+
+def _check_softmax_problem(Phi, T, weights, W):
+    Phi = np.asarray(Phi, dtype=float)
+    T = np.asarray(T, dtype=float)
+    if Phi.ndim != 2:
+        raise ValueError(f"Phi must be a 2-D design matrix of shape (n_samples, n_basis), got shape {Phi.shape}")
+    if T.ndim != 2 or T.shape[0] != Phi.shape[0] or T.shape[1] < 2:
+        raise ValueError(
+            f"T must have shape (n_samples, n_classes) = ({Phi.shape[0]}, K) with K >= 2, got {T.shape}"
+        )
+    if not (np.all(np.isfinite(Phi)) and np.all(np.isfinite(T))):
+        raise ValueError("Phi and T must contain only finite values (no NaN or inf)")
+    if np.any(T < 0) or not np.allclose(T.sum(axis=1), 1.0, rtol=0, atol=1e-6):
+        raise ValueError("T must be non-negative with rows summing to one (soft targets)")
+    weights = np.ones(Phi.shape[0]) if weights is None else np.asarray(weights, dtype=float)
+    if weights.shape != (Phi.shape[0],) or not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise ValueError(f"weights must be finite and non-negative with shape (n_samples,) = ({Phi.shape[0]},)")
+    W = np.zeros((Phi.shape[1], T.shape[1])) if W is None else np.array(W, dtype=float)
+    if W.shape != (Phi.shape[1], T.shape[1]) or not np.all(np.isfinite(W)):
+        raise ValueError(
+            f"W must be finite with shape (n_basis, n_classes) = {(Phi.shape[1], T.shape[1])}, got {W.shape}"
+        )
+    return Phi, T, weights, W - W[:, [0]]
+
+
+def _penalty_mask(n_basis, n_free):
+    mask = np.ones((n_basis, n_free))
+    mask[0] = 0.0
+    return mask
+
+
+def _softmax_objective(Phi, T, W, weights, l2):
+    log_y = log_softmax(Phi @ W, axis=1)
+    penalty = 0.5 * l2 * np.sum((_penalty_mask(W.shape[0], W.shape[1] - 1) * W[:, 1:]) ** 2)
+    return float(np.sum(weights[:, None] * T * log_y) - penalty)
+
+
+def _softmax_gradient(Phi, T, W, weights, l2):
+    Y = softmax(Phi @ W, axis=1)
+    grad = Phi.T @ (weights[:, None] * (T - Y))[:, 1:]
+    return grad - l2 * _penalty_mask(*grad.shape) * W[:, 1:]
+
+
+def _softmax_negative_hessian(Phi, W, weights, l2):
+    Y = softmax(Phi @ W, axis=1)[:, 1:]
+    n_free, m = Y.shape[1], Phi.shape[1]
+    H = np.empty((n_free * m, n_free * m))
+    for k in range(n_free):  # (K−1)K/2 blocks ΦᵀDΦ, each with an N×M temporary
+        for j in range(k, n_free):
+            s = weights * Y[:, k] * (float(k == j) - Y[:, j])
+            block = (Phi * s[:, None]).T @ Phi
+            H[k * m:(k + 1) * m, j * m:(j + 1) * m] = block
+            H[j * m:(j + 1) * m, k * m:(k + 1) * m] = block.T
+    return H + np.diag(l2 * _penalty_mask(m, n_free).T.ravel())
+
+
+def weighted_softmax_objective(Phi, T, W, weights=None, *, l2=0.0):
+    """L(W) = Σ_n r_n Σ_k T_nk ln y_nk − (l2/2) Σ_{m≥1,k≥1} W_mk², y_n = softmax(Wᵀφ_n).
+
+    With the responsibilities as soft targets T this is the part of the expected complete-data
+    log-likelihood Q of a mixture of experts that depends on the gates (Section 14.5.3). Column 0
+    of W is the reference class: W is first shifted so that it is zero (the probabilities are
+    unchanged); the bias row is not penalised.
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+    T : array-like of shape (n_samples, n_classes)
+        Non-negative soft targets, rows summing to one.
+    W : array-like of shape (n_basis, n_classes)
+    weights : array-like of shape (n_samples,), default=None
+        Non-negative sample weights r_n (ones if None).
+    l2 : float, default=0.0
+
+    Returns
+    -------
+    float
+    """
+    Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W)
+    return _softmax_objective(Phi, T, W, weights, l2)
+
+
+def softmax_q_gradient(Phi, T, W, weights=None, *, l2=0.0):
+    """Gradient of :func:`weighted_softmax_objective` with respect to the free columns W[:, 1:].
+
+    Column k ≥ 1 is Φᵀ (r ⊙ (T_k − y_k)) − l2 w_k (bias unpenalised): because each row of T
+    sums to one, ∂/∂a_k Σ_j T_j ln y_j = T_k − y_k Σ_j T_j = T_k − y_k, exactly as for hard labels.
+
+    Returns
+    -------
+    ndarray of shape (n_basis, n_classes - 1)
+    """
+    Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W)
+    return _softmax_gradient(Phi, T, W, weights, l2)
+
+
+def softmax_q_negative_hessian(Phi, W, weights=None, *, l2=0.0):
+    """Negative Hessian of :func:`weighted_softmax_objective` in the free columns W[:, 1:].
+
+    Block (k, j) (k, j ≥ 1, each M×M) is Φᵀ diag(r_n y_nk (δ_kj − y_nj)) Φ, plus l2 on the
+    non-bias diagonal. Blocks are laid out class by class, matching
+    ``softmax_q_gradient(...).T.ravel()``; the matrix is (K−1)M × (K−1)M, positive semi-definite,
+    and independent of the targets. It is assembled from (K−1)K/2 products ΦᵀDΦ: no N×N matrix,
+    no N×K×M×M temporary.
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+    W : array-like of shape (n_basis, n_classes)
+    weights : array-like of shape (n_samples,), default=None
+    l2 : float, default=0.0
+
+    Returns
+    -------
+    ndarray of shape ((n_classes - 1) * n_basis, (n_classes - 1) * n_basis)
+    """
+    W = np.asarray(W, dtype=float)
+    uniform = np.full((np.shape(Phi)[0], W.shape[-1]), 1.0 / W.shape[-1]) if W.ndim == 2 else W
+    Phi, _, weights, W = _check_softmax_problem(Phi, uniform, weights, W)
+    return _softmax_negative_hessian(Phi, W, weights, l2)
+
+
+def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter=100, tol=1e-8):
+    """Maximise :func:`weighted_softmax_objective` by Newton's method (multinomial IRLS).
+
+    The gate M-step of a mixture of experts (Jordan & Jacobs 1994): T holds the
+    responsibilities (soft targets), ``weights`` optional sample weights (in a hierarchical
+    mixture, the posterior probability of the parent node). Class 0 is the reference class: its
+    column of W is fixed at zero, which removes the softmax's invariance to adding one vector to
+    every column (``W_init`` is shifted accordingly; its probabilities do not change). Each step
+    solves the full (K−1)M × (K−1)M Newton system of :func:`softmax_q_negative_hessian` (Cholesky,
+    with the jitter of :func:`weighted_logistic_irls` when it is singular), then halves the step
+    until the objective does not decrease. The objective therefore never decreases from
+    ``W_init``, which is what a generalised EM step needs even with a small ``max_iter``.
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+        Basis functions; the first column is the (unpenalised) bias.
+    T : array-like of shape (n_samples, n_classes)
+        Non-negative soft targets, rows summing to one (one-hot rows for hard labels).
+    weights : array-like of shape (n_samples,), default=None
+        Non-negative sample weights r_n (ones if None).
+    W_init : array-like of shape (n_basis, n_classes), default=None
+        Starting point (zeros if None).
+    l2 : float, default=0.0
+        Ridge penalty on the non-bias entries of the free columns.
+    max_iter : int, default=100
+        Maximum number of Newton steps (0 returns the shifted ``W_init``).
+    tol : float, default=1e-8
+        Converged when half the Newton decrement, gᵀH⁻¹g / 2 (the predicted gain of the next
+        step), is at most ``tol × max(1, Σ_n r_n)``, or when no step size increases the objective.
+        On separable hard labels with ``l2 = 0`` the supremum lies at infinity: the iterates walk
+        out until the possible gain falls below this threshold and return large weights (use a
+        positive ``l2`` for a finite optimum).
+
+    Returns
+    -------
+    W : ndarray of shape (n_basis, n_classes)
+        Parameters with column 0 equal to zero.
+    n_iter : int
+        Newton steps taken.
+    converged : bool
+    """
+    Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W_init)
+    if not (np.isfinite(l2) and l2 >= 0):
+        raise ValueError(f"l2 must be a finite non-negative float, got {l2!r}")
+    if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 0:
+        raise ValueError(f"max_iter must be a non-negative integer, got {max_iter!r}")
+    if not (np.isfinite(tol) and tol > 0):
+        raise ValueError(f"tol must be a positive float, got {tol!r}")
+    m, n_free = Phi.shape[1], T.shape[1] - 1
+    threshold = tol * max(1.0, float(weights.sum()))
+    objective = _softmax_objective(Phi, T, W, weights, l2)
+    for n_iter in range(int(max_iter) + 1):
+        g = _softmax_gradient(Phi, T, W, weights, l2).T.ravel()
+        d, _ = _newton_direction(_softmax_negative_hessian(Phi, W, weights, l2), g)
+        if not np.all(np.isfinite(d)):
+            return W, n_iter, False
+        if 0.5 * float(g @ d) <= threshold:
+            return W, n_iter, True
+        if n_iter == max_iter:
+            return W, n_iter, False
+        step = np.zeros_like(W)
+        step[:, 1:] = d.reshape(n_free, m).T
+        for _ in range(40):  # step halving: accept only a non-decreasing objective
+            candidate = W + step
+            new_objective = _softmax_objective(Phi, T, candidate, weights, l2)
+            if new_objective >= objective:
+                break
+            step *= 0.5
+        else:
+            return W, n_iter, True  # no step increases the objective: numerically at the optimum
+        W, objective = candidate, new_objective
+    return W, int(max_iter), False  # pragma: no cover  (the loop always returns)
