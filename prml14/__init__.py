@@ -17,3 +17,36 @@ from .datasets import make_gated_regression
 
 # --- section modules: one import line per module, added as each section lands ---
 from .irls import q_gradient, q_negative_hessian, weighted_logistic_irls, weighted_logistic_objective
+from .bma import (
+    bma_predictive_density,
+    cauchy_log_densities,
+    combination_responsibilities,
+    component_log_densities,
+    fit_combination_weights,
+    gaussian_log_densities,
+    log_bma_marginal,
+    log_joint,
+    log_marginal,
+    log_model_evidence,
+    log_model_posterior,
+    mixture_density,
+    mixture_log_density,
+    mixture_log_likelihood,
+    model_posterior_path,
+    sample_mixture,
+)
+from .committees import (
+    BaggingClassifier,
+    BaggingRegressor,
+    CommitteeErrors,
+    bootstrap_indices,
+    committee_errors,
+    committee_prediction,
+    error_moments,
+    expected_oob_fraction,
+    make_uncorrelated_errors,
+    member_errors,
+    member_expected_errors,
+    out_of_bag_mask,
+    uncorrelated_committee_error,
+)
