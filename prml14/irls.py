@@ -157,7 +157,9 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
       1e-10 × max(trace(H)/M, 1) and growing tenfold until it succeeds. A positive ``l2`` makes
       H positive definite and the optimum finite even for separable data; with ``l2 = 0`` on
       separable data the weights grow without bound and the routine reports
-      ``converged=False`` (the caller decides whether to warn or regularise).
+      ``converged=False`` (the caller decides whether to warn or regularise). Separation is also
+      reported (``converged=False``) when the iterates stall with all weighted predictions
+      saturated, Σ_n weights_n y_n(1 − y_n) <= 1e-8 Σ_n weights_n.
 
     Parameters
     ----------
@@ -176,7 +178,8 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
         Maximum number of Newton steps.
     tol : float, default=1e-8
         Converged when the largest change of a weight is below tol × (1 + max|w|), or when the
-        objective can no longer be increased at machine precision.
+        objective can no longer be increased at machine precision and the Newton step is below
+        sqrt(tol) × (1 + max|w|).
 
     Returns
     -------
@@ -207,19 +210,29 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
         for _ in range(31):
             w_new = w + alpha * step
             obj_new = weighted_logistic_objective(w_new, Phi, t, weights, l2)
-            if obj_new >= obj:
+            # a full step may leave L unchanged at machine precision; a halved one must increase it
+            if obj_new > obj or (alpha == 1.0 and obj_new == obj):
                 improved = True
                 break
             alpha *= 0.5
         if not improved:
-            # No step increases L at machine precision: we are at the optimum (or stuck).
-            converged = bool(np.max(np.abs(g), initial=0.0) <= 1e-6 * max(1.0, weights.sum()))
+            # No step increases L at machine precision. That is convergence only if the Newton
+            # step is also small; on separable data (l2 = 0) L creeps towards its supremum 0
+            # while H becomes singular and the step huge: not converged.
+            small_step = np.max(np.abs(step), initial=0.0) <= np.sqrt(tol) * (1.0 + np.max(np.abs(w), initial=0.0))
+            converged = bool(small_step)
             break
         delta = np.max(np.abs(w_new - w), initial=0.0)
         w, obj = w_new, obj_new
         if delta <= tol * (1.0 + np.max(np.abs(w), initial=0.0)):
             converged = True
             break
+    if converged and l2 == 0.0 and weights.sum() > 0:
+        # Separation: the optimum lies at infinity, yet the iterates can "converge" numerically
+        # once every weighted prediction has saturated (the Hessian then vanishes). Report it.
+        y = expit(Phi @ w)
+        if np.dot(weights, y * (1.0 - y)) <= 1e-8 * weights.sum():
+            converged = False
     return w, n_iter, converged
 
 

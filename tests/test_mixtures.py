@@ -1,0 +1,467 @@
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import minimize
+from scipy.stats import norm
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LinearRegression
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from prml14 import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
+from prml14.irls import q_gradient, q_negative_hessian
+from prml14.mixtures import (
+    complete_data_log_likelihood_linear,
+    complete_data_log_likelihood_logistic,
+    expected_complete_data_log_likelihood_linear,
+    expected_complete_data_log_likelihood_logistic,
+    mixing_coefficients,
+    mixture_of_linear_regressions_density,
+    mixture_of_linear_regressions_log_likelihood,
+    mixture_of_logistic_regressions_log_likelihood,
+    mixture_of_logistic_regressions_proba,
+    noise_precision,
+    q_linear_precision,
+    q_linear_weights,
+    responsibilities_linear,
+    responsibilities_logistic,
+    weighted_least_squares,
+)
+
+
+def linear_params(seed=0, n=12, k=3, m=2):
+    rng = np.random.default_rng(seed)
+    Phi = np.hstack([np.ones((n, 1)), rng.uniform(-1, 1, size=(n, m - 1))])
+    t = rng.normal(size=n)
+    pi = rng.dirichlet(np.ones(k))
+    W = rng.normal(size=(k, m))
+    beta = rng.uniform(0.5, 4.0)
+    return Phi, t, pi, W, beta
+
+
+def logistic_params(seed=0, n=12, k=3, m=3):
+    rng = np.random.default_rng(seed)
+    Phi = np.hstack([np.ones((n, 1)), rng.normal(size=(n, m - 1))])
+    t = (rng.uniform(size=n) < 0.5).astype(float)
+    return Phi, t, rng.dirichlet(np.ones(k)), rng.normal(size=(k, m))
+
+
+def two_lines(n=4000, seed=0, pi1=0.3, beta=25.0):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-1, 1, n)
+    z = rng.uniform(size=n) < pi1
+    t = np.where(z, 1.0 + 2.0 * x, -1.0 - 0.5 * x) + rng.normal(size=n) / np.sqrt(beta)
+    return x[:, None], t
+
+
+def two_logistic(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    comp = rng.uniform(size=n) < 0.35
+    a = np.where(comp, 1.0 + 4.0 * X[:, 0], -0.5 - 4.0 * X[:, 1])
+    y = (rng.uniform(size=n) < 1 / (1 + np.exp(-a))).astype(int)
+    return X, y
+
+
+# ---------------------------------------------------------------- linear: the model and E-step
+
+
+@pytest.mark.equation("14.34")
+def test_density_is_the_pi_weighted_sum_of_gaussians_and_integrates_to_one():
+    Phi, _, pi, W, beta = linear_params()
+    grid = np.linspace(-30, 30, 60001)
+    phi0 = np.repeat(Phi[:1], len(grid), axis=0)
+    dens = mixture_of_linear_regressions_density(phi0, grid, pi, W, beta)
+    assert abs(np.trapezoid(dens, grid) - 1) < 1e-8
+    # beta is a PRECISION: scale = 1/sqrt(beta)
+    brute = sum(pi[k] * norm.pdf(grid, Phi[0] @ W[k], 1 / np.sqrt(beta)) for k in range(len(pi)))
+    np.testing.assert_allclose(dens, brute, rtol=1e-10, atol=1e-300)
+
+
+@pytest.mark.equation("14.35")
+def test_log_likelihood_is_sum_of_log_densities():
+    Phi, t, pi, W, beta = linear_params(1)
+    brute = sum(
+        np.log(sum(pi[k] * norm.pdf(t[n], Phi[n] @ W[k], beta**-0.5) for k in range(len(pi)))) for n in range(len(t))
+    )
+    assert mixture_of_linear_regressions_log_likelihood(Phi, t, pi, W, beta) == pytest.approx(brute, rel=1e-12)
+
+
+@pytest.mark.equation("14.36", "14.35")
+def test_complete_data_log_likelihood_direct_and_marginalises_to_the_likelihood():
+    Phi, t, pi, W, beta = linear_params(2, n=4, k=2)
+    total = []
+    for labels in itertools.product(range(2), repeat=4):  # every latent assignment Z
+        Z = np.eye(2)[list(labels)]
+        direct = sum(np.log(pi[k]) + norm.logpdf(t[n], Phi[n] @ W[k], beta**-0.5) for n, k in enumerate(labels))
+        got = complete_data_log_likelihood_linear(Phi, t, Z, pi, W, beta)
+        assert got == pytest.approx(direct, rel=1e-12)
+        total.append(got)
+    # sum over Z of p(t, Z) is p(t): (14.36) marginalises to (14.35)
+    log_marginal = np.log(np.sum(np.exp(total)))
+    assert log_marginal == pytest.approx(mixture_of_linear_regressions_log_likelihood(Phi, t, pi, W, beta), rel=1e-12)
+
+
+@pytest.mark.equation("14.37")
+def test_responsibilities_are_bayes_rule_including_pi():
+    Phi, t, pi, W, beta = linear_params(3)
+    joint = np.array([[pi[k] * norm.pdf(t[n], Phi[n] @ W[k], beta**-0.5) for k in range(3)] for n in range(len(t))])
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    np.testing.assert_allclose(gamma, joint / joint.sum(axis=1, keepdims=True), rtol=1e-10)
+    # leaving pi out (a known bug) gives something else
+    assert not np.allclose(gamma, responsibilities_linear(Phi, t, np.ones(3) / 3, W, beta))
+
+
+@pytest.mark.equation("14.37")
+def test_responsibilities_survive_far_points_and_zero_pi():
+    Phi, t, pi, W, beta = linear_params(4)
+    t_far = t + 1e4
+    gamma = responsibilities_linear(Phi, t_far, pi, W, beta)
+    assert np.all(np.isfinite(gamma))
+    np.testing.assert_allclose(gamma.sum(axis=1), 1.0)
+    pi0 = np.array([0.0, 0.4, 0.6])
+    gamma0, ll = responsibilities_linear(Phi, t, pi0, W, beta, return_log_likelihood=True)
+    assert np.all(gamma0[:, 0] == 0.0) and np.isfinite(ll) and np.all(np.isfinite(gamma0))
+
+
+# ---------------------------------------------------------------- linear: the M-step
+
+
+@pytest.mark.equation("14.38")
+def test_mixing_coefficients_maximise_q_on_the_simplex():
+    Phi, t, pi, W, beta = linear_params(5)
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    pi_new = mixing_coefficients(gamma)
+    np.testing.assert_allclose(pi_new.sum(), 1.0)
+    q_best = expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi_new, W, beta)
+    rng = np.random.default_rng(0)
+    for other in rng.dirichlet(np.ones(3), size=200):
+        assert expected_complete_data_log_likelihood_linear(Phi, t, gamma, other, W, beta) <= q_best + 1e-12
+
+
+@pytest.mark.equation("14.39", "14.43")
+def test_partial_q_forms_differ_from_q_by_constants():
+    Phi, t, pi, W, beta = linear_params(6)
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    rng = np.random.default_rng(1)
+    diffs39, diffs43 = [], []
+    for _ in range(5):
+        W2, beta2 = rng.normal(size=W.shape), rng.uniform(0.1, 5)
+        Q = expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi, W2, beta2)
+        diffs43.append(Q - q_linear_precision(Phi, t, gamma, W2, beta2))
+        diffs39.append(Q - q_linear_weights(Phi, t, gamma, W2, beta))  # beta fixed: constant in W
+        Q_beta = expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi, W2, beta)
+        assert Q_beta - q_linear_weights(Phi, t, gamma, W2, beta) == pytest.approx(
+            expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi, W, beta)
+            - q_linear_weights(Phi, t, gamma, W, beta)
+        )
+    np.testing.assert_allclose(diffs43, diffs43[0], rtol=1e-10)
+    # the constant of (14.43) is sum gamma (ln pi - 0.5 ln 2 pi)
+    const = np.sum(gamma * (np.log(pi) - 0.5 * np.log(2 * np.pi)))
+    assert diffs43[0] == pytest.approx(const, rel=1e-10)
+
+
+@pytest.mark.equation("14.40", "14.41", "14.42")
+def test_weighted_normal_equations_match_explicit_r_k_and_sklearn():
+    Phi, t, pi, W, beta = linear_params(7, n=9, k=3, m=3)
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    W_new = weighted_least_squares(Phi, t, gamma)
+    for k in range(3):
+        R = np.diag(gamma[:, k])  # the N x N matrix of (14.41), only on tiny data in the test
+        w_direct = np.linalg.solve(Phi.T @ R @ Phi, Phi.T @ R @ t)
+        np.testing.assert_allclose(W_new[k], w_direct, rtol=1e-10)
+        # (14.40): the gradient is the zero VECTOR
+        np.testing.assert_allclose(Phi.T @ (gamma[:, k] * (t - Phi @ W_new[k])), np.zeros(3), atol=1e-12)
+        ref = LinearRegression(fit_intercept=False).fit(Phi, t, sample_weight=gamma[:, k])
+        np.testing.assert_allclose(W_new[k], ref.coef_, rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.equation("14.44")
+def test_precision_maximises_q_and_is_inverse_weighted_variance():
+    Phi, t, pi, W, beta = linear_params(8)
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    W_new = weighted_least_squares(Phi, t, gamma)
+    beta_new = noise_precision(Phi, t, gamma, W_new)
+    resid2 = (t[:, None] - Phi @ W_new.T) ** 2
+    assert 1 / beta_new == pytest.approx(np.sum(gamma * resid2) / len(t), rel=1e-12)
+    best = q_linear_precision(Phi, t, gamma, W_new, beta_new)
+    for b in beta_new * np.array([0.5, 0.9, 0.99, 1.01, 1.1, 2.0]):
+        assert q_linear_precision(Phi, t, gamma, W_new, b) < best
+
+
+@pytest.mark.equation("14.38", "14.42", "14.44")
+def test_m_step_equals_brute_force_maximisation_of_q_on_tiny_data():
+    Phi, t, pi, W, beta = linear_params(9, n=8, k=2, m=2)
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    W_new = weighted_least_squares(Phi, t, gamma)
+    beta_new = noise_precision(Phi, t, gamma, W_new)
+    pi_new = mixing_coefficients(gamma)
+
+    def negative_q(theta):
+        a = theta[:2]
+        pi_ = np.exp(a) / np.exp(a).sum()  # softmax keeps pi on the simplex
+        W_ = theta[2:6].reshape(2, 2)
+        return -expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi_, W_, np.exp(theta[6]))
+
+    res = minimize(negative_q, np.zeros(7), method="BFGS", options={"gtol": 1e-10})
+    a = res.x[:2]
+    np.testing.assert_allclose(np.exp(a) / np.exp(a).sum(), pi_new, atol=1e-5)
+    np.testing.assert_allclose(res.x[2:6].reshape(2, 2), W_new, atol=1e-4)
+    assert np.exp(res.x[6]) == pytest.approx(beta_new, rel=1e-4)
+
+
+def test_singular_weighted_least_squares_gives_the_minimum_norm_solution():
+    Phi, t, pi, W, beta = linear_params(10, n=10, k=2, m=2)
+    Phi2 = np.hstack([Phi, Phi[:, [1]]])  # duplicated column: Phi^T R_k Phi is singular
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    W2 = weighted_least_squares(Phi2, t, gamma)
+    assert np.all(np.isfinite(W2))
+    for k in range(2):
+        sw = np.sqrt(gamma[:, k])
+        ref = np.linalg.lstsq(Phi2 * sw[:, None], t * sw, rcond=None)[0]
+        np.testing.assert_allclose(W2[k], ref, atol=1e-8)
+
+
+def test_dead_component_keeps_its_weights_and_produces_no_nan():
+    Phi, t, pi, W, beta = linear_params(11, k=3)
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    gamma[:, 2] = 0.0
+    gamma /= gamma.sum(axis=1, keepdims=True)
+    W_new = weighted_least_squares(Phi, t, gamma, W_old=W)
+    np.testing.assert_array_equal(W_new[2], W[2])
+    pi_new = mixing_coefficients(gamma)
+    beta_new = noise_precision(Phi, t, gamma, W_new)
+    g2, ll = responsibilities_linear(Phi, t, pi_new, W_new, beta_new, return_log_likelihood=True)
+    assert np.all(np.isfinite(g2)) and np.isfinite(ll) and np.all(g2[:, 2] == 0)
+    # the estimator with as many components as points: no NaN, finite precision
+    X = np.linspace(0, 1, 5)[:, None]
+    m = MixtureOfLinearRegressions(5, random_state=0, max_iter=50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        m.fit(X, np.array([0.0, 1.0, 0.0, 1.0, 0.5]))
+    for a in (m.weights_, m.coef_, m.precision_, m.responsibilities_, m.log_likelihood_history_):
+        assert np.all(np.isfinite(a))
+
+
+# ---------------------------------------------------------------- linear: the estimator
+
+
+@pytest.mark.equation("14.35", "14.37", "14.38", "14.42", "14.44")
+def test_recovers_generating_parameters_with_unequal_pi_and_precision_beta():
+    X, t = two_lines(n=4000, pi1=0.3, beta=25.0)
+    m = MixtureOfLinearRegressions(2, n_init=3, random_state=0).fit(X, t)
+    order = np.argsort(-m.coef_[:, 1])  # the steeper line first
+    np.testing.assert_allclose(m.weights_[order], [0.3, 0.7], atol=0.03)
+    np.testing.assert_allclose(m.coef_[order], [[1.0, 2.0], [-1.0, -0.5]], atol=0.05)
+    assert m.precision_ == pytest.approx(25.0, rel=0.08)  # a precision, not sigma or sigma^2
+    assert m.converged_
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(1, 4), n=st.integers(20, 120))
+@pytest.mark.equation("14.35")
+def test_em_log_likelihood_never_decreases_linear(seed, k, n):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    t = np.where(rng.uniform(size=n) < 0.5, X @ [1.0, -1.0], 2 + X[:, 0]) + 0.3 * rng.normal(size=n)
+    m = MixtureOfLinearRegressions(k, max_iter=40, tol=0.0, random_state=seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        m.fit(X, t)
+    h = m.log_likelihood_history_
+    assert np.all(np.diff(h) >= -1e-8 * np.maximum(1.0, np.abs(h[1:])))
+    assert m.log_likelihood(X, t) == pytest.approx(h[-1])
+
+
+def test_linear_methods_density_predict_sample():
+    X, t = two_lines(n=600, seed=1)
+    m = MixtureOfLinearRegressions(2, random_state=0).fit(X, t)
+    dens = m.predict_density(X, t)
+    assert np.sum(np.log(dens)) == pytest.approx(m.log_likelihood(X, t))
+    means = m.component_means(X)
+    np.testing.assert_allclose(m.predict(X), means @ m.weights_)
+    ts, labels = m.sample(np.zeros((20000, 1)), random_state=0)
+    np.testing.assert_allclose(np.bincount(labels) / 20000, m.weights_, atol=0.015)
+    resid = ts - m.coef_[labels, 0]
+    assert np.var(resid) == pytest.approx(1 / m.precision_, rel=0.05)
+
+
+def test_same_random_state_gives_identical_fits():
+    X, t = two_lines(n=500, seed=2)
+    a = MixtureOfLinearRegressions(3, n_init=2, random_state=7).fit(X, t)
+    b = MixtureOfLinearRegressions(3, n_init=2, random_state=7).fit(X, t)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.log_likelihood_history_, b.log_likelihood_history_)
+    Xc, yc = two_logistic(n=400)
+    c = MixtureOfLogisticRegressions(2, random_state=3).fit(Xc, yc)
+    d = MixtureOfLogisticRegressions(2, random_state=3).fit(Xc, yc)
+    np.testing.assert_array_equal(c.coef_, d.coef_)
+
+
+def test_convergence_warning_at_max_iter():
+    X, t = two_lines(n=500, seed=3)
+    with pytest.warns(ConvergenceWarning, match="max_iter=2"):
+        m = MixtureOfLinearRegressions(2, max_iter=2, tol=0.0, random_state=0).fit(X, t)
+    assert not m.converged_ and m.n_iter_ == 2
+    Xc, yc = two_logistic(n=300)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        MixtureOfLogisticRegressions(2, max_iter=1, tol=0.0, random_state=0).fit(Xc, yc)
+
+
+def test_bad_input_is_rejected():
+    X, t = two_lines(n=30)
+    with pytest.raises(ValueError, match="n_components"):
+        MixtureOfLinearRegressions(0).fit(X, t)
+    with pytest.raises(ValueError, match="n_components=31 must be <= n_samples=30"):
+        MixtureOfLinearRegressions(31).fit(X, t)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        MixtureOfLinearRegressions(2).fit(Xn, t)
+    with pytest.raises(ValueError, match="inf"):
+        MixtureOfLinearRegressions(2).fit(X, np.where(t > 0, np.inf, t))
+    with pytest.raises(ValueError, match="binary targets"):
+        MixtureOfLogisticRegressions(2).fit(X, np.arange(30) % 3)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        MixtureOfLogisticRegressions(2).fit(X, t)
+
+
+# ---------------------------------------------------------------- logistic
+
+
+@pytest.mark.equation("14.45", "14.46")
+def test_logistic_mixture_probabilities_and_likelihood_brute_force():
+    Phi, t, pi, W = logistic_params(0)
+    sig = lambda a: 1 / (1 + np.exp(-a))  # noqa: E731
+    p1 = np.array([sum(pi[k] * sig(Phi[n] @ W[k]) for k in range(3)) for n in range(len(t))])
+    np.testing.assert_allclose(mixture_of_logistic_regressions_proba(Phi, pi, W), p1, rtol=1e-12)
+    brute = np.sum(np.log(np.where(t == 1, p1, 1 - p1)))
+    assert mixture_of_logistic_regressions_log_likelihood(Phi, t, pi, W) == pytest.approx(brute, rel=1e-12)
+
+
+@pytest.mark.equation("14.47", "14.46")
+def test_logistic_complete_data_likelihood_direct_and_marginal():
+    Phi, t, pi, W = logistic_params(1, n=4, k=2)
+    sig = lambda a: 1 / (1 + np.exp(-a))  # noqa: E731
+    total = []
+    for labels in itertools.product(range(2), repeat=4):
+        Z = np.eye(2)[list(labels)]
+        direct = np.log(
+            np.prod([pi[k] * sig(Phi[n] @ W[k]) ** t[n] * (1 - sig(Phi[n] @ W[k])) ** (1 - t[n]) for n, k in enumerate(labels)])
+        )
+        got = complete_data_log_likelihood_logistic(Phi, t, Z, pi, W)
+        assert got == pytest.approx(direct, rel=1e-12)
+        total.append(got)
+    assert np.log(np.sum(np.exp(total))) == pytest.approx(mixture_of_logistic_regressions_log_likelihood(Phi, t, pi, W))
+
+
+@pytest.mark.equation("14.48")
+def test_logistic_responsibilities_bayes_rule_including_pi():
+    Phi, t, pi, W = logistic_params(2)
+    y = 1 / (1 + np.exp(-Phi @ W.T))
+    joint = pi * np.where(t[:, None] == 1, y, 1 - y)
+    gamma = responsibilities_logistic(Phi, t, pi, W)
+    np.testing.assert_allclose(gamma, joint / joint.sum(axis=1, keepdims=True), rtol=1e-10)
+    assert not np.allclose(gamma, responsibilities_logistic(Phi, t, np.ones(3) / 3, W))
+    # saturated logits: no NaN
+    g = responsibilities_logistic(Phi, t, pi, 1e4 * W)
+    assert np.all(np.isfinite(g))
+
+
+@pytest.mark.equation("14.49", "14.51", "14.52")
+def test_gradient_and_hessian_are_derivatives_of_the_mixture_q():
+    Phi, t, pi, W = logistic_params(3, n=30)
+    gamma = responsibilities_logistic(Phi, t, pi, W)
+    W_eval = W + 0.3
+    h = 1e-5
+    for k in range(3):
+
+        def q(wk):
+            W2 = W_eval.copy()
+            W2[k] = wk
+            return expected_complete_data_log_likelihood_logistic(Phi, t, gamma, pi, W2)
+
+        E = np.eye(3)
+        fd = np.array([(q(W_eval[k] + h * e) - q(W_eval[k] - h * e)) / (2 * h) for e in E])
+        np.testing.assert_allclose(q_gradient(W_eval[k], Phi, t, gamma[:, k]), fd, rtol=1e-6, atol=1e-8)
+        h2 = 1e-4  # larger step for second differences (round-off ~ eps |Q| / h2^2)
+        fd2 = np.array([[(q(W_eval[k] + h2 * a + h2 * b) - q(W_eval[k] + h2 * a - h2 * b)
+                          - q(W_eval[k] - h2 * a + h2 * b) + q(W_eval[k] - h2 * a - h2 * b)) / (4 * h2 * h2)
+                         for b in E] for a in E])
+        np.testing.assert_allclose(q_negative_hessian(W_eval[k], Phi, t, gamma[:, k]), -fd2, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.equation("14.49", "14.50")
+def test_logistic_m_step_brute_force():
+    Phi, t, pi, W = logistic_params(4, n=40, k=2)
+    gamma = responsibilities_logistic(Phi, t, pi, W)
+    est = MixtureOfLogisticRegressions(2)
+    est.l2_ = 0.0
+    pi_new, W_new = est._m_step(Phi, t, gamma, (pi, W))
+    np.testing.assert_allclose(pi_new, gamma.mean(axis=0))
+    for k in range(2):
+        def negative_q(wk):
+            W2 = W_new.copy()
+            W2[k] = wk
+            return -expected_complete_data_log_likelihood_logistic(Phi, t, gamma, pi_new, W2)
+
+        res = minimize(negative_q, np.zeros(3), method="BFGS", options={"gtol": 1e-9})
+        np.testing.assert_allclose(W_new[k], res.x, atol=1e-4)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(1, 3))
+@pytest.mark.equation("14.46")
+def test_em_log_likelihood_never_decreases_logistic(seed, k):
+    X, y = two_logistic(n=150, seed=seed)
+    m = MixtureOfLogisticRegressions(k, max_iter=25, tol=0.0, random_state=seed, l2=1e-8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        m.fit(X, y)
+    h = m.log_likelihood_history_
+    assert np.all(np.diff(h) >= -1e-7 * np.maximum(1.0, np.abs(h[1:])))
+
+
+def test_logistic_mixture_recovers_parameters_and_beats_single_model():
+    X, y = two_logistic(n=6000, seed=5)
+    m = MixtureOfLogisticRegressions(2, n_init=3, random_state=0).fit(X, y)
+    order = np.argsort(-m.coef_[:, 1])  # the component rising with x1 first
+    np.testing.assert_allclose(m.weights_[order], [0.35, 0.65], atol=0.05)
+    np.testing.assert_allclose(m.coef_[order], [[1.0, 4.0, 0.0], [-0.5, 0.0, -4.0]], atol=0.6)
+    single = MixtureOfLogisticRegressions(1, random_state=0).fit(X, y)
+    assert m.log_likelihood(X, y) > single.log_likelihood(X, y) + 100
+    proba = m.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert set(m.predict(X)) <= set(m.classes_)
+
+
+def test_separable_data_are_regularised_with_a_convergence_warning():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = np.where(X[:, 0] + X[:, 1] > 0, "yes", "no")
+    with pytest.warns(ConvergenceWarning, match="separable"):
+        m = MixtureOfLogisticRegressions(2, random_state=0, max_iter=50).fit(X, y)
+    assert m.l2_ == pytest.approx(1e-3)
+    assert np.all(np.isfinite(m.coef_)) and np.all(np.isfinite(m.log_likelihood_history_))
+    assert m.score(X, y) > 0.97
+    # with l2 chosen by the user there is no separation warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        MixtureOfLogisticRegressions(2, random_state=0, l2=0.1).fit(X, y)
+
+
+# ---------------------------------------------------------------- scikit-learn API
+
+
+@parametrize_with_checks(
+    [
+        # the checks' small random data sets converge slowly: a looser tol keeps them warning-free
+        MixtureOfLinearRegressions(max_iter=1000, tol=1e-4, random_state=0),
+        MixtureOfLogisticRegressions(max_iter=1000, tol=1e-4, l2=1e-2, random_state=0),
+    ]
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
