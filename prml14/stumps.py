@@ -1,0 +1,330 @@
+"""Weighted decision stumps: the weak learners of AdaBoost (Section 14.3).
+
+A stump looks at one feature j and one threshold θ and predicts one of two values,
+
+    y(x) = v_left  if x_j ≤ θ,    y(x) = v_right  if x_j > θ,        v ∈ {−1, +1}.
+
+With ``criterion="error"`` (the default) the stump minimises the weighted error (14.15),
+J = Σ_n w_n I(y(x_n) ≠ t_n), *exactly* over every feature, every threshold (the midpoints
+between consecutive distinct values) and both polarities (v_right = +1 or −1, v_left = −v_right),
+and also considers the two constant classifiers. With ``criterion="gini"`` it chooses the split as
+scikit-learn's depth-1 ``DecisionTreeClassifier`` does (largest decrease of the weighted Gini
+impurity, leaves predicting their weighted majority class) so that it can serve as an oracle.
+
+Speed. The search is vectorised over features and thresholds. Each feature is sorted *once*
+(:class:`SortedColumns`); for new weights only one gather and one cumulative sum per feature are
+needed: with v_n = w_n t_n and C_i the cumulative sum of v over the i smallest values,
+
+* polarity v_right = +1 misclassifies the positives on the left and the negatives on the right:
+  J⁺_i = C_i + W₋ (W₋ the total weight of the negatives);
+* polarity v_right = −1 is the complement: J⁻_i = W₊ − C_i.
+
+So the best split of each polarity is the argmin / argmax of C. AdaBoost reuses the same
+:class:`SortedColumns` in every round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from ._equations import implements
+
+__all__ = ["DecisionStump", "SortedColumns", "binary_targets"]
+
+
+def binary_targets(y):
+    """Map any two class labels to t ∈ {−1, +1} (the first sorted label becomes −1).
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+
+    Returns
+    -------
+    classes : ndarray of shape (2,)
+        The sorted labels; ``classes[0]`` ↦ −1, ``classes[1]`` ↦ +1.
+    t : ndarray of shape (n_samples,)
+        The targets as floats in {−1, +1}.
+    """
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y", raise_unknown=True)
+    if y_type != "binary":
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target is {y_type}: "
+            "y must contain exactly two classes."
+        )
+    classes, index = np.unique(y, return_inverse=True)
+    if len(classes) != 2:
+        raise ValueError(
+            f"y must contain exactly two classes (binary classification), got {len(classes)} class(es): "
+            f"{classes[:5].tolist()}"
+        )
+    return classes, 2.0 * index.reshape(-1) - 1.0
+
+
+#: Candidates whose criterion differs by less than this times the total weight count as tied;
+#: ties go to the lowest feature index, then the lowest threshold. Without it, rounding noise of
+#: the cumulative sums (~1e-17) would decide between exactly tied stumps.
+_TIE_TOLERANCE = 1e-13
+
+
+def _first_extreme(A, tol, maximise):
+    """(j, k, A[j, k]) for the first row j and then first column k within ``tol`` of A's extreme.
+
+    Two passes over A plus one over a single row: as cheap as ``argmin`` followed by a lookup.
+    """
+    rows = A.max(axis=1) if maximise else A.min(axis=1)
+    if maximise:
+        target = rows.max() - tol
+        j = int(np.argmax(rows >= target))
+        k = int(np.argmax(A[j] >= target))
+    else:
+        target = rows.min() + tol
+        j = int(np.argmax(rows <= target))
+        k = int(np.argmax(A[j] <= target))
+    return j, k, float(A[j, k])
+
+
+class SortedColumns:
+    """The columns of X sorted once, with candidate thresholds, reused for any weights.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Finite inputs.
+
+    Attributes
+    ----------
+    order : ndarray of shape (n_features, n_samples)
+        ``order[j]`` sorts column j.
+    thresholds : ndarray of shape (n_features, n_samples - 1)
+        Midpoint between consecutive sorted values (computed as a/2 + b/2, like scikit-learn).
+    invalid : ndarray of bool of shape (n_features, n_samples - 1) or None
+        Positions between tied values, where no threshold separates the points; ``None`` when
+        there are no ties at all.
+    """
+
+    def __init__(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        Xt = np.ascontiguousarray(X.T)
+        self.n_samples = X.shape[0]
+        self.order = np.argsort(Xt, axis=1, kind="stable")
+        xs = np.take_along_axis(Xt, self.order, axis=1)
+        lo, hi = xs[:, :-1], xs[:, 1:]
+        thresholds = lo / 2.0 + hi / 2.0
+        # as scikit-learn: a midpoint that rounds up to the upper value (or overflows) is replaced
+        bad = (thresholds == hi) | ~np.isfinite(thresholds)
+        thresholds[bad] = lo[bad]
+        self.thresholds = thresholds
+        invalid = ~(hi > lo)
+        self.invalid = invalid if invalid.any() else None
+        self._t = None
+        self._t_sorted = None
+
+    def _sorted_targets(self, t):
+        if self._t is not t:
+            self._t, self._t_sorted = t, t[self.order]
+        return self._t_sorted
+
+    @implements("14.15")
+    def best_error_split(self, t, w):
+        """The stump minimising the weighted error J = Σ_n w_n I(y(x_n) ≠ t_n), equation (14.15).
+
+        Parameters
+        ----------
+        t : ndarray of shape (n_samples,)
+            Targets in {−1, +1}.
+        w : ndarray of shape (n_samples,)
+            Non-negative weights.
+
+        Returns
+        -------
+        feature : int
+        threshold : float
+            −inf for a constant classifier.
+        leaf_values : tuple of two floats
+            (v_left, v_right) in {−1, +1}.
+        J : float
+            The minimal weighted error (computed from cumulative sums).
+        """
+        v = w * t
+        w_pos = float(np.sum(w[t > 0]))
+        w_neg = float(np.sum(w[t < 0]))
+        # constant classifiers: +1 everywhere errs on the negatives, −1 on the positives
+        best = (0, -np.inf, (1.0, 1.0), w_neg) if w_neg <= w_pos else (0, -np.inf, (-1.0, -1.0), w_pos)
+        if self.n_samples < 2:
+            return best
+        C = v[self.order]
+        np.cumsum(C, axis=1, out=C)
+        C = C[:, :-1]
+        if self.invalid is not None:
+            if self.invalid.all():  # every feature is constant: no split at all
+                return best
+            C_low, C_high = np.where(self.invalid, np.inf, C), np.where(self.invalid, -np.inf, C)
+        else:
+            C_low = C_high = C
+        tol = _TIE_TOLERANCE * (w_pos + w_neg)
+        j_min, k_min, c_min = _first_extreme(C_low, tol, maximise=False)
+        j_max, k_max, c_max = _first_extreme(C_high, tol, maximise=True)
+        J_plus, J_minus = c_min + w_neg, w_pos - c_max
+        if J_plus <= J_minus + tol:
+            j, k, J, leaves = j_min, k_min, J_plus, (-1.0, 1.0)
+        else:
+            j, k, J, leaves = j_max, k_max, J_minus, (1.0, -1.0)
+        if J < best[3] - tol:
+            return j, float(self.thresholds[j, k]), leaves, float(max(J, 0.0))
+        return best
+
+    def best_gini_split(self, t, w):
+        """The split of scikit-learn's depth-1 tree: the largest decrease of weighted Gini impurity.
+
+        With W_L, W_R the weights left and right of a split and V_L, V_R the sums of w t there,
+        the weighted child impurity W_L G_L + W_R G_R equals W/2 − (V_L²/W_L + V_R²/W_R)/2, so
+        the best split maximises V_L²/W_L + V_R²/W_R. Each leaf predicts its weighted majority
+        (−1 on a tie, like scikit-learn's argmax over the sorted classes).
+
+        Returns
+        -------
+        feature, threshold, leaf_values, J
+            As :meth:`best_error_split`; J is the weighted error of the chosen stump.
+        """
+        W, V = float(np.sum(w)), float(np.sum(w * t))
+        majority = 1.0 if V > 0 else -1.0
+        constant = (0, -np.inf, (majority, majority), 0.5 * (W - abs(V)))
+        w_pos, w_neg = 0.5 * (W + V), 0.5 * (W - V)
+        if self.n_samples < 2 or min(w_pos, w_neg) <= 0:  # one sample or a pure node: a leaf
+            return constant
+        ws = w[self.order]
+        vs = ws * self._sorted_targets(t)
+        WL = np.cumsum(ws, axis=1)[:, :-1]
+        VL = np.cumsum(vs, axis=1)[:, :-1]
+        WR, VR = W - WL, V - VL
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = np.nan_to_num(VL * VL / WL) + np.nan_to_num(VR * VR / WR)
+        if self.invalid is not None:
+            score[self.invalid] = -np.inf
+        j, k, best_score = _first_extreme(score, _TIE_TOLERANCE * W, maximise=True)
+        if not np.isfinite(best_score):
+            return constant
+        vl, vr = VL[j, k], VR[j, k]
+        leaves = (1.0 if vl > 0 else -1.0, 1.0 if vr > 0 else -1.0)
+        # weighted error: in each leaf the minority weight (W_leaf − |V_leaf|)/2
+        J = 0.5 * (W - abs(vl) - abs(vr))
+        return j, float(self.thresholds[j, k]), leaves, float(J)
+
+
+class DecisionStump(ClassifierMixin, BaseEstimator):
+    """A one-split decision tree trained on weighted data: AdaBoost's default weak learner.
+
+    Parameters
+    ----------
+    criterion : {"error", "gini"}, default="error"
+        ``"error"`` minimises the weighted misclassification error (14.15) exactly over all
+        features, thresholds and polarities; ``"gini"`` splits as scikit-learn's
+        ``DecisionTreeClassifier(max_depth=1)`` does (for use as an oracle).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels; ``classes_[0]`` is coded −1 and ``classes_[1]`` +1.
+    feature_ : int
+        The feature j split on.
+    threshold_ : float
+        θ: points with x_j ≤ θ go left; −inf for a constant stump.
+    leaf_values_ : ndarray of shape (2,)
+        (v_left, v_right) in {−1, +1}. With ``criterion="error"`` a non-constant stump has
+        v_left = −v_right and v_right is its *polarity*.
+    error_ : float
+        The weighted training error ε of (14.16) (J of (14.15) divided by Σ_n w_n).
+    n_features_in_ : int
+
+    Notes
+    -----
+    Inputs must be finite. Ties in the criterion (up to a relative 1e-13 of the total weight, to
+    ignore rounding noise) are broken towards the lowest feature index and then the lowest
+    threshold.
+    """
+
+    _parameter_constraints = {"criterion": [StrOptions({"error", "gini"})]}
+
+    def __init__(self, criterion="error"):
+        self.criterion = criterion
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Find the best stump for (X, y) with the given sample weights.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights w_n (uniform if None). Points of zero weight are ignored.
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        classes, t = binary_targets(y)
+        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        self.classes_ = classes
+        keep = w > 0  # zero-weight points must not move the midpoint thresholds
+        if not keep.any():
+            raise ValueError("sample_weight must have a positive sum")
+        if not keep.all():
+            X, t, w = X[keep], t[keep], w[keep]
+        return self._fit_sorted(SortedColumns(X), t, w)
+
+    def _fit_sorted(self, columns, t, w):
+        """Fit on presorted columns and targets t in {−1, +1} (used by AdaBoost every round)."""
+        search = columns.best_error_split if self.criterion == "error" else columns.best_gini_split
+        feature, threshold, leaves, J = search(t, w)
+        self.feature_ = int(feature)
+        self.threshold_ = float(threshold)
+        self.leaf_values_ = np.array(leaves, dtype=float)
+        total = float(np.sum(w))
+        self.error_ = J / total if total > 0 else 0.0
+        return self
+
+    def decision_function(self, X):
+        """The stump's output y(x) ∈ {−1, +1} (+1 means ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._decision(X)
+
+    def _decision(self, X):
+        return np.where(X[:, self.feature_] > self.threshold_, self.leaf_values_[1], self.leaf_values_[0])
+
+    def predict(self, X):
+        """The predicted class labels.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags

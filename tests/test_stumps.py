@@ -1,0 +1,129 @@
+import numpy as np
+import pytest
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from prml14 import DecisionStump
+from prml14.stumps import SortedColumns, binary_targets
+
+
+def brute_force_min_error(X, t, w):
+    """Smallest weighted error over constants and every (feature, midpoint, polarity), by loops."""
+    best = min(w[t != 1].sum(), w[t != -1].sum())  # the two constant classifiers
+    for j in range(X.shape[1]):
+        values = np.unique(X[:, j])
+        for theta in (values[:-1] + values[1:]) / 2:
+            for s in (1.0, -1.0):
+                pred = np.where(X[:, j] > theta, s, -s)
+                best = min(best, w[pred != t].sum())
+    return best
+
+
+def random_case(rng, ties):
+    n, d = rng.integers(1, 12), rng.integers(1, 4)
+    X = rng.integers(0, 4, size=(n, d)).astype(float) if ties else rng.normal(size=(n, d))
+    t = rng.choice([-1.0, 1.0], size=n)
+    w = rng.exponential(size=n)
+    if rng.uniform() < 0.2:
+        w[rng.integers(n)] = 0.0
+    return X, t, w
+
+
+@pytest.mark.equation("14.15")
+@pytest.mark.parametrize("ties", [False, True])
+def test_error_stump_equals_brute_force_search(ties):
+    rng = np.random.default_rng(4 + ties)
+    for _ in range(300):
+        X, t, w = random_case(rng, ties)
+        expected = brute_force_min_error(X, t, w)
+        feature, threshold, leaves, J = SortedColumns(X).best_error_split(t, w)
+        pred = np.where(X[:, feature] > threshold, leaves[1], leaves[0])
+        np.testing.assert_allclose(J, expected, atol=1e-12)
+        np.testing.assert_allclose(w[pred != t].sum(), expected, atol=1e-12)
+
+
+@pytest.mark.equation("14.15")
+def test_estimator_reports_normalised_error_and_predicts_labels():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 2] > 0.3, "yes", "no")
+    y[:3] = np.where(y[:3] == "yes", "no", "yes")  # three label-noise points
+    w = rng.uniform(0.5, 2.0, size=40)
+    stump = DecisionStump().fit(X, y, sample_weight=w)
+    assert stump.feature_ == 2
+    assert list(stump.classes_) == ["no", "yes"]
+    wrong = stump.predict(X) != y
+    np.testing.assert_allclose(stump.error_, w[wrong].sum() / w.sum(), rtol=1e-12)
+    np.testing.assert_allclose(stump.error_, brute_force_min_error(X, binary_targets(y)[1], w) / w.sum())
+    assert set(stump.decision_function(X)) <= {-1.0, 1.0}
+
+
+def test_sorted_columns_are_reused_across_weights():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(30, 3))
+    t = rng.choice([-1.0, 1.0], size=30)
+    columns = SortedColumns(X)
+    for _ in range(20):
+        w = rng.exponential(size=30)
+        assert np.isclose(columns.best_error_split(t, w)[3], brute_force_min_error(X, t, w), atol=1e-12)
+
+
+def gini_split_score(X, t, w, feature, threshold):
+    """Σ over the two leaves of V²/W (V = Σ w t, W = Σ w): larger means lower weighted Gini."""
+    score = 0.0
+    for leaf in (X[:, feature] <= threshold, X[:, feature] > threshold):
+        if w[leaf].sum() > 0:
+            score += (w[leaf] * t[leaf]).sum() ** 2 / w[leaf].sum()
+    return score
+
+
+def test_gini_stump_matches_sklearn_depth_one_tree():
+    rng = np.random.default_rng(2)
+    ties = 0
+    for _ in range(60):
+        n = rng.integers(5, 80)
+        X = rng.normal(size=(n, 4)).astype(np.float32).astype(float)  # sklearn splits float32
+        y = rng.integers(0, 2, size=n)
+        if len(np.unique(y)) < 2:
+            continue
+        w = rng.exponential(size=n)
+        ours = DecisionStump(criterion="gini").fit(X, y, sample_weight=w)
+        tree = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y, sample_weight=w)
+        if (ours.feature_, ours.threshold_) != (tree.tree_.feature[0], tree.tree_.threshold[0]):
+            # allowed only for an exact tie between features (sklearn visits them in random order)
+            t = 2.0 * y - 1
+            a = gini_split_score(X, t, w, ours.feature_, ours.threshold_)
+            b = gini_split_score(X, t, w, tree.tree_.feature[0], tree.tree_.threshold[0])
+            np.testing.assert_allclose(a, b, rtol=1e-12)
+            ties += 1
+            continue
+        np.testing.assert_array_equal(ours.predict(X), tree.predict(X))
+    assert ties <= 3
+
+
+def test_constant_features_and_pure_nodes_give_constant_stumps():
+    X = np.ones((6, 2))
+    y = np.array([0, 1, 1, 1, 0, 1])
+    for criterion in ("error", "gini"):
+        stump = DecisionStump(criterion=criterion).fit(X, y)
+        assert stump.threshold_ == -np.inf
+        np.testing.assert_array_equal(stump.predict(X), np.ones(6, dtype=int))
+    stump = DecisionStump().fit(np.arange(4.0)[:, None], [0, 1, 1, 1], sample_weight=[0, 1, 1, 1])
+    assert stump.error_ == 0.0
+
+
+def test_bad_input_is_rejected():
+    X = np.zeros((4, 2))
+    with pytest.raises(ValueError, match="exactly two classes"):
+        DecisionStump().fit(X, [0, 1, 2, 1])
+    with pytest.raises(ValueError, match="NaN"):
+        DecisionStump().fit(np.array([[np.nan], [1.0]]), [0, 1])
+    with pytest.raises(ValueError, match="criterion"):
+        DecisionStump(criterion="entropy").fit(X, [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="(?i)negative.*sample_weight"):
+        DecisionStump().fit(X, [0, 1, 0, 1], sample_weight=[1, -1, 1, 1])
+
+
+@parametrize_with_checks([DecisionStump(), DecisionStump(criterion="gini")])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
