@@ -809,4 +809,5 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
 
     def predict(self, X):
         """The majority class of the region each sample falls in."""
+        check_is_fitted(self)
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]

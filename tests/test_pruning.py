@@ -1,0 +1,128 @@
+import itertools
+
+import numpy as np
+import pytest
+from sklearn import tree as sk_tree
+
+from prml14 import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+    cost_complexity,
+    cross_validate_ccp_lambda,
+    prune_to_lambda,
+    weakest_link_path,
+)
+from prml14.trees import TREE_LEAF
+from tests.test_trees import tie_free_classification, tie_free_regression
+
+
+def leaf_sse(model, X, t):
+    """Σ_τ Q_τ computed directly from the leaves a tree assigns the training points to."""
+    leaves = model.apply(X)
+    return sum(((t[leaves == j] - t[leaves == j].mean()) ** 2).sum() for j in np.unique(leaves))
+
+
+@pytest.mark.equation("14.31")
+def test_cost_complexity_definition():
+    assert cost_complexity([1.0, 2.0, 0.5], 0.25) == pytest.approx(3.5 + 0.75)
+    with pytest.raises(ValueError, match="lam must be a finite non-negative number"):
+        cost_complexity([1.0], -1.0)
+    with pytest.raises(ValueError, match="leaf_costs must be a non-empty 1-D array"):
+        cost_complexity([], 1.0)
+
+
+@pytest.mark.equation("14.31")
+@pytest.mark.parametrize("max_depth", [None, 6])
+def test_regression_path_equals_sklearn(max_depth):
+    X, t = tie_free_regression(n=500)
+    N = len(t)
+    ours = DecisionTreeRegressor(max_depth=max_depth)
+    path = ours.cost_complexity_pruning_path(X, t)
+    ref = sk_tree.DecisionTreeRegressor(max_depth=max_depth, random_state=0).cost_complexity_pruning_path(X, t)
+    assert len(path["ccp_lambdas"]) == len(ref.ccp_alphas)
+    np.testing.assert_allclose(path["ccp_lambdas"] / N, ref.ccp_alphas, rtol=1e-8, atol=1e-14)
+    np.testing.assert_allclose(path["costs"] / N, ref.impurities, rtol=1e-8, atol=1e-14)
+    # the same subtrees: between consecutive breakpoints the pruned fits agree
+    lam = path["ccp_lambdas"]
+    mids = np.unique(np.sqrt(lam[1:-1] * lam[2:]))[:: max(1, len(lam) // 15)]
+    for m in mids:
+        a = DecisionTreeRegressor(max_depth=max_depth, ccp_lambda=m).fit(X, t)
+        b = sk_tree.DecisionTreeRegressor(max_depth=max_depth, ccp_alpha=m / N, random_state=0).fit(X, t)
+        assert a.get_n_leaves() == b.get_n_leaves()
+        np.testing.assert_allclose(a.predict(X), b.predict(X), atol=1e-12)
+
+
+@pytest.mark.equation("14.31")
+def test_classification_path_with_growth_impurity_equals_sklearn():
+    X, y, w = tie_free_classification(n=300)
+    ours = DecisionTreeClassifier(max_depth=4, pruning_criterion="same")
+    path = ours.cost_complexity_pruning_path(X, y, sample_weight=w)
+    ref = sk_tree.DecisionTreeClassifier(max_depth=4, random_state=0).cost_complexity_pruning_path(X, y, sample_weight=w)
+    np.testing.assert_allclose(path["ccp_lambdas"] / w.sum(), ref.ccp_alphas, rtol=1e-8, atol=1e-14)
+    np.testing.assert_allclose(path["costs"] / w.sum(), ref.impurities, rtol=1e-8, atol=1e-14)
+
+
+def all_prunings(tree):
+    """Every pruned subtree of a small tree, as masks of the nodes collapsed into leaves."""
+    inner = np.flatnonzero(tree.children_left != TREE_LEAF)
+    for r in range(len(inner) + 1):
+        for chosen in itertools.combinations(inner, r):
+            mask = np.zeros(tree.node_count, dtype=bool)
+            mask[list(chosen)] = True
+            yield mask
+
+
+@pytest.mark.equation("14.31")
+def test_pruned_tree_minimises_cost_complexity_brute_force():
+    X, t = tie_free_regression(n=60, d=3, seed=4)
+    model = DecisionTreeRegressor(max_depth=3).fit(X, t)
+    tree = model.tree_
+    costs = model._pruning_costs(tree)
+    for lam in [0.0, 0.5, 2.0, 5.0, 20.0, 1e3]:
+        best = min(
+            cost_complexity(model._pruning_costs(sub)[sub.children_left == TREE_LEAF], lam)
+            for sub in (tree.subtree(m) for m in all_prunings(tree))
+        )
+        pruned = prune_to_lambda(tree, costs, lam)
+        got = cost_complexity(model._pruning_costs(pruned)[pruned.children_left == TREE_LEAF], lam)
+        assert got == pytest.approx(best, rel=1e-12)
+
+
+@pytest.mark.equation("14.30")
+@pytest.mark.equation("14.31")
+def test_path_costs_are_the_leaf_sums_of_squares():
+    X, t = tie_free_regression(n=200)
+    model = DecisionTreeRegressor().fit(X, t)
+    path = weakest_link_path(model.tree_, model._pruning_costs(model.tree_))
+    assert np.all(np.diff(path.lambdas) >= -1e-12) and np.all(np.diff(path.n_leaves) < 0)
+    for step in [0, 5, 50, len(path.collapsed) // 2, len(path.collapsed)]:
+        pruned = DecisionTreeRegressor(ccp_lambda=path.lambdas[step] * (1 + 1e-9)).fit(X, t)
+        assert pruned.get_n_leaves() <= path.n_leaves[step]
+        assert leaf_sse(pruned, X, t) == pytest.approx(
+            path.costs[np.searchsorted(path.n_leaves[::-1], pruned.get_n_leaves()) * -1 - 1], rel=1e-9
+        )
+
+
+def test_classifier_prunes_with_misclassification_by_default():
+    X, y, _ = tie_free_classification(n=300, k=2)
+    full = DecisionTreeClassifier(criterion="entropy", max_depth=4).fit(X, y)
+    pruned = DecisionTreeClassifier(criterion="entropy", max_depth=4, ccp_lambda=1e-9).fit(X, y)
+    # a split that changes no majority vote has g = 0 under the misclassification cost
+    assert pruned.get_n_leaves() < full.get_n_leaves()
+    assert np.mean(pruned.predict(X) != y) == pytest.approx(np.mean(full.predict(X) != y))
+
+
+def test_cross_validation_helper():
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(300, 2))
+    t = np.where(X[:, 0] > 0.5, 1.0, 0.0) + 0.3 * rng.normal(size=300)
+    res = cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t, cv=5, random_state=0)
+    assert res["lambdas"].shape == res["cv_error"].shape == res["cv_std"].shape
+    assert res["cv_error"][np.searchsorted(res["lambdas"], res["best_lambda"])] == res["cv_error"].min()
+    assert res["one_se_lambda"] >= res["best_lambda"]
+    model = DecisionTreeRegressor(ccp_lambda=res["best_lambda"]).fit(X, t)
+    assert model.get_n_leaves() < DecisionTreeRegressor().fit(X, t).get_n_leaves()
+    again = cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t, cv=5, random_state=0)
+    np.testing.assert_array_equal(again["cv_error"], res["cv_error"])
+    with pytest.raises(ValueError, match="cv must be an integer >= 2"):
+        cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t, cv=1)
