@@ -200,17 +200,25 @@ class SortedColumns:
             return constant
         ws = w[self.order]
         vs = ws * self._sorted_targets(t)
-        WL = np.cumsum(ws, axis=1)[:, :-1]
-        VL = np.cumsum(vs, axis=1)[:, :-1]
+        WL = np.cumsum(ws, axis=1, out=ws)[:, :-1]
+        VL = np.cumsum(vs, axis=1, out=vs)[:, :-1]
         WR, VR = W - WL, V - VL
+        # score = VL²/WL + VR²/WR, in place; an empty side (zero weight) contributes 0
         with np.errstate(divide="ignore", invalid="ignore"):
-            score = np.nan_to_num(VL * VL / WL) + np.nan_to_num(VR * VR / WR)
+            score = np.square(VL)
+            score /= WL
+            np.square(VR, out=VR)
+            VR /= WR
+            score += VR
+        if not np.all(w > 0):
+            np.nan_to_num(score, copy=False, nan=-np.inf)
         if self.invalid is not None:
             score[self.invalid] = -np.inf
         j, k, best_score = _first_extreme(score, _TIE_TOLERANCE * W, maximise=True)
         if not np.isfinite(best_score):
             return constant
-        vl, vr = VL[j, k], VR[j, k]
+        vl = VL[j, k]
+        vr = V - vl
         leaves = (1.0 if vl > 0 else -1.0, 1.0 if vr > 0 else -1.0)
         # weighted error: in each leaf the minority weight (W_leaf − |V_leaf|)/2
         J = 0.5 * (W - abs(vl) - abs(vr))
