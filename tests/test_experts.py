@@ -1,0 +1,362 @@
+"""Mixtures of experts and hierarchical mixtures of experts (Section 14.5.3, equation (14.53))."""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.special import expit, softmax
+from scipy.stats import norm
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LinearRegression
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from prml14 import make_gated_regression
+from prml14.experts import (
+    HierarchicalMixtureOfExperts,
+    MixtureOfExperts,
+    hierarchical_log_gates,
+    log_mixture_of_experts_density,
+    mixture_of_experts_density,
+)
+from prml14.irls import weighted_softmax_irls, weighted_softmax_objective
+
+
+def _quiet_fit(estimator, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return estimator.fit(X, y)
+
+
+def _true_moe_data(n=2000, seed=0):
+    """Two linear experts with different noise *precisions* and an input-dependent softmax gate."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-1, 1, n)
+    V = np.array([[0.0, 0.5], [0.0, 6.0]])  # gate of expert 1 (column 1): σ(0.5 + 6x)
+    gate1 = expit(0.5 + 6.0 * x)
+    W = np.array([[1.0, 2.0], [-1.0, -0.5]])  # rows: (bias, slope) of each expert
+    beta = np.array([100.0, 25.0])  # precisions: standard deviations 0.1 and 0.2
+    k = (rng.uniform(size=n) < gate1).astype(int)
+    t = W[k, 0] + W[k, 1] * x + rng.standard_normal(n) / np.sqrt(beta[k])
+    return x[:, None], t, V, W, beta
+
+
+def _binary_moe_data(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2, 2, size=(n, 2))
+    gate = expit(4.0 * X[:, 0])
+    p1 = (1 - gate) * expit(3.0 * X[:, 1]) + gate * expit(-3.0 * X[:, 1] + 1.0)
+    y = np.where(rng.uniform(size=n) < p1, "yes", "no")
+    return X, y, p1
+
+
+# ------------------------------------------------------------------ scikit-learn conventions
+
+# EM on the tiny, separable data sets of the common checks can stop at max_iter (the logistic
+# experts' weights grow slowly); the ConvergenceWarning is then correct behaviour, not a failure.
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@parametrize_with_checks(
+    [
+        MixtureOfExperts(random_state=0),
+        MixtureOfExperts(expert="logistic", max_iter=50, random_state=0),
+        HierarchicalMixtureOfExperts(max_iter=50, random_state=0),
+        HierarchicalMixtureOfExperts(expert="logistic", max_iter=30, random_state=0),
+    ]
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+# ------------------------------------------------------------------ (14.53) itself
+
+
+@pytest.mark.equation("14.53")
+def test_density_is_sum_of_gated_gaussians_with_beta_as_precision():
+    X, t, *_ = _true_moe_data(400)
+    model = MixtureOfExperts(2, random_state=0).fit(X, t)
+    gates = model.predict_gates(X)
+    means = model.coef_[:, 0] + X * model.coef_[:, 1]
+    by_hand = np.sum(gates * norm.pdf(t[:, None], means, 1.0 / np.sqrt(model.precision_)), axis=1)
+    np.testing.assert_allclose(model.predict_density(X, t), by_hand, rtol=1e-10)
+    np.testing.assert_allclose(model.log_likelihood(X, t), np.log(by_hand).sum(), rtol=1e-10)
+    np.testing.assert_allclose(model.log_likelihood_history_[-1], np.log(by_hand).sum(), rtol=1e-10)
+
+
+@pytest.mark.equation("14.53")
+@pytest.mark.parametrize("model", [MixtureOfExperts(3), HierarchicalMixtureOfExperts(3, 2)])
+def test_gates_sum_to_one_and_density_integrates_to_one(model):
+    X, t, *_ = _true_moe_data(300)
+    model = _quiet_fit(clone(model).set_params(random_state=1, max_iter=30), X, t)
+    x_new = np.linspace(-3, 3, 13)[:, None]
+    gates = model.predict_gates(x_new)
+    assert gates.shape == (13, model.coef_.shape[0]) and np.all(gates >= 0)
+    np.testing.assert_allclose(gates.sum(axis=1), 1.0, atol=1e-12)
+    grid = np.linspace(-8, 8, 8001)
+    density = np.stack([model.predict_density(np.full((len(grid), 1), x), grid) for x in x_new[:, 0]])
+    np.testing.assert_allclose(np.trapezoid(density, grid, axis=1), 1.0, atol=1e-6)
+    # predict is the conditional mean ∫ t p(t|x) dt
+    np.testing.assert_allclose(np.trapezoid(grid * density, grid, axis=1), model.predict(x_new), atol=1e-6)
+
+
+@pytest.mark.equation("14.53")
+def test_logistic_experts_probabilities_sum_to_one_and_match_hand_computation():
+    X, y, _ = _binary_moe_data(500)
+    model = _quiet_fit(MixtureOfExperts(2, expert="logistic", random_state=0), X, y)
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_allclose(model.predict_density(X, np.full(500, "yes")), proba[:, 1], rtol=1e-12)
+    np.testing.assert_allclose(model.predict_density(X, np.full(500, "no")), proba[:, 0], rtol=1e-12)
+    gates = softmax(np.column_stack([np.ones(500), X]) @ model.gate_coef_, axis=1)
+    experts = expit(np.column_stack([np.ones(500), X]) @ model.coef_.T)
+    np.testing.assert_allclose(proba[:, 1], np.sum(gates * experts, axis=1), rtol=1e-12)
+    assert set(model.predict(X)) <= {"no", "yes"}
+
+
+@pytest.mark.equation("14.53")
+def test_core_density_functions_agree_in_linear_and_log_space():
+    rng = np.random.default_rng(0)
+    gates = rng.dirichlet(np.ones(4), size=10)
+    dens = rng.uniform(0.01, 2, size=(10, 4))
+    np.testing.assert_allclose(mixture_of_experts_density(gates, dens), np.sum(gates * dens, axis=1))
+    np.testing.assert_allclose(
+        np.exp(log_mixture_of_experts_density(np.log(gates), np.log(dens))), np.sum(gates * dens, axis=1)
+    )
+    with pytest.raises(ValueError, match="gates must be non-negative and sum to one"):
+        mixture_of_experts_density(gates * 2, dens)
+
+
+# ------------------------------------------------------------------ EM
+
+
+@pytest.mark.equation("14.53")
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    kind=st.sampled_from(["moe-linear", "moe-shared", "moe-logistic", "hme-linear", "hme-logistic"]),
+)
+def test_em_objective_never_decreases(seed, kind):
+    rng = np.random.default_rng(seed)
+    n = 60
+    if kind.endswith("logistic"):
+        X, y, _ = _binary_moe_data(n, seed)
+    else:
+        X, y = make_gated_regression(n, noise=rng.uniform(0.05, 0.5), random_state=seed)
+    common = dict(expert="logistic" if kind.endswith("logistic") else "linear", max_iter=25,
+                  init=["kmeans", "random"][seed % 2], random_state=seed)
+    if kind == "moe-shared":
+        common["precision"] = "shared"
+    model = (HierarchicalMixtureOfExperts(2, 2, **common) if kind.startswith("hme")
+             else MixtureOfExperts(int(rng.integers(2, 4)), **common))
+    model = _quiet_fit(model, X, y)
+    history = model.objective_history_
+    assert np.all(np.isfinite(history))
+    assert np.all(np.diff(history) >= -1e-8 * np.abs(history[:-1]).clip(1.0))
+
+
+@pytest.mark.equation("14.53")
+def test_unpenalised_log_likelihood_never_decreases():
+    X, t = make_gated_regression(200, random_state=3)
+    model = _quiet_fit(MixtureOfExperts(3, gate_l2=0.0, expert_l2=0.0, max_iter=60, random_state=0), X, t)
+    np.testing.assert_array_equal(model.log_likelihood_history_, model.objective_history_)
+    assert np.all(np.diff(model.log_likelihood_history_) >= -1e-9)
+
+
+@pytest.mark.equation("14.53")
+def test_recovers_generating_gates_experts_and_precisions():
+    X, t, V, W, beta = _true_moe_data(3000, seed=1)
+    model = MixtureOfExperts(2, n_init=2, random_state=0).fit(X, t)
+    order = np.argsort(-model.coef_[:, 1])  # the rising line first, as in W
+    np.testing.assert_allclose(model.coef_[order], W, atol=0.06)
+    np.testing.assert_allclose(model.precision_[order], beta, rtol=0.15)  # β is a precision
+    gates = model.predict_gates(X)[:, order]
+    np.testing.assert_allclose(gates, softmax(np.column_stack([np.ones(len(X)), X]) @ V, axis=1), atol=0.08)
+    assert model.converged_
+
+
+def test_logistic_mixture_of_experts_recovers_class_probabilities():
+    X, y, p1 = _binary_moe_data(4000, seed=2)
+    model = _quiet_fit(MixtureOfExperts(2, expert="logistic", n_init=2, random_state=0), X, y)
+    assert np.mean(np.abs(model.predict_proba(X)[:, 1] - p1)) < 0.04
+    assert model.classes_.tolist() == ["no", "yes"]
+
+
+def test_linear_m_step_is_weighted_least_squares_and_weighted_variance():
+    rng = np.random.default_rng(4)
+    X, t = make_gated_regression(150, random_state=4)
+    Phi = np.column_stack([np.ones(150), X])
+    R = rng.dirichlet(np.ones(3), size=150)
+    model = MixtureOfExperts(3, expert_l2=0.0)
+    coef, precision = model._m_step_experts(Phi, t, R, np.zeros((3, 2)), np.ones(3), 1e-12)
+    for k in range(3):
+        ref = LinearRegression().fit(X, t, sample_weight=R[:, k])
+        np.testing.assert_allclose(coef[k], [ref.intercept_, ref.coef_[0]], rtol=1e-8)
+        residual = t - ref.predict(X)
+        np.testing.assert_allclose(1 / precision[k], np.average(residual**2, weights=R[:, k]), rtol=1e-8)
+    shared = MixtureOfExperts(3, expert_l2=0.0, precision="shared")
+    _, precision_shared = shared._m_step_experts(Phi, t, R, np.zeros((3, 2)), np.ones(3), 1e-12)
+    pooled = np.sum(R * (t[:, None] - Phi @ coef.T) ** 2) / len(t)
+    np.testing.assert_allclose(1 / precision_shared, pooled, rtol=1e-8)
+
+
+def test_gate_m_step_maximises_the_gate_part_of_q():
+    X, t = make_gated_regression(200, random_state=5)
+    model = MixtureOfExperts(2, gate_l2=0.0, inner_max_iter=50, max_iter=1, tol=0.0, random_state=0)
+    with pytest.warns(ConvergenceWarning):
+        model.fit(X, t)
+    Phi = np.column_stack([np.ones(200), X])
+    R = model.responsibilities_
+    V = model._m_step_gates(Phi, R, model.gate_coefs_)[0][0]
+    V_ref, _, _ = weighted_softmax_irls(Phi, R, tol=1e-12)
+    np.testing.assert_allclose(V, V_ref, rtol=1e-3)
+    best = weighted_softmax_objective(Phi, R, V)
+    assert best >= weighted_softmax_objective(Phi, R, V_ref) - 1e-8 * len(R)
+    for scale in (0.9, 1.1):
+        assert weighted_softmax_objective(Phi, R, V * scale) <= best
+
+
+def test_input_dependent_gates_remove_mass_where_there_is_no_data():
+    X, t = make_gated_regression(600, random_state=6)
+    X_test, t_test = make_gated_regression(600, random_state=7)
+    experts = MixtureOfExperts(2, random_state=0).fit(X, t)
+    plain = MixtureOfExperts(2, gating="constant", random_state=0).fit(X, t)
+    np.testing.assert_allclose(plain.predict_gates(np.array([[-1.0], [1.0]])), plain.predict_gates(np.array([[0.0]] * 2)))
+    # at x = -0.5 almost every point is on the rising line (true gate σ(-4) ≈ 0.018); the
+    # falling line t = -1 - 0.5x is nearly empty there, 5 noise deviations below the rising one
+    x0 = np.array([[-0.5]])
+    t_empty = np.array([-0.75])
+    assert experts.predict_density(x0, t_empty)[0] < 0.1 * plain.predict_density(x0, t_empty)[0]
+    assert experts.log_likelihood(X_test, t_test) > plain.log_likelihood(X_test, t_test) + 50
+
+
+# ------------------------------------------------------------------ hierarchy, Exercise 14.17
+
+
+def test_one_level_hme_is_the_mixture_of_experts():
+    X, t = make_gated_regression(200, random_state=8)
+    moe = MixtureOfExperts(3, random_state=0, max_iter=40)
+    hme = HierarchicalMixtureOfExperts(3, 1, random_state=0, max_iter=40)
+    moe, hme = _quiet_fit(moe, X, t), _quiet_fit(hme, X, t)
+    np.testing.assert_array_equal(moe.coef_, hme.coef_)
+    np.testing.assert_array_equal(moe.gate_coef_, hme.gate_coefs_[0][0])
+    np.testing.assert_array_equal(moe.objective_history_, hme.objective_history_)
+
+
+def test_hme_leaf_gates_are_products_along_paths():
+    rng = np.random.default_rng(9)
+    Phi = np.column_stack([np.ones(7), rng.normal(size=(7, 2))])
+    gate_coefs = [rng.normal(size=(1, 3, 2)), rng.normal(size=(2, 3, 2))]
+    leaves = np.exp(hierarchical_log_gates(Phi, gate_coefs))
+    top = softmax(Phi @ gate_coefs[0][0], axis=1)
+    for j in range(2):
+        below = softmax(Phi @ gate_coefs[1][j], axis=1)
+        np.testing.assert_allclose(leaves[:, 2 * j:2 * j + 2], top[:, [j]] * below, rtol=1e-12)
+    with pytest.raises(ValueError, match=r"gate_coefs\[1\] must have shape"):
+        hierarchical_log_gates(Phi, [gate_coefs[0], gate_coefs[1][:1]])
+
+
+def _best_one_level_kl(Phi, leaf_gates):
+    """Smallest mean KL(hme gates ‖ one-level softmax gates) over one-level linear softmax gates."""
+    V, _, _ = weighted_softmax_irls(Phi, leaf_gates, tol=1e-14, max_iter=200)
+    entropy_term = np.sum(leaf_gates * np.log(leaf_gates))
+    return (entropy_term - weighted_softmax_objective(Phi, leaf_gates, V)) / len(Phi)
+
+
+def test_exercise_14_17_constant_gates_collapse_to_one_level():
+    rng = np.random.default_rng(10)
+    ones = np.ones((50, 1))
+    gate_coefs = [rng.normal(size=(1, 1, 2)), rng.normal(size=(2, 1, 3))]
+    leaves = np.exp(hierarchical_log_gates(ones, gate_coefs))
+    top = softmax(gate_coefs[0][0, 0])
+    products = np.concatenate([top[j] * softmax(gate_coefs[1][j, 0]) for j in range(2)])
+    np.testing.assert_allclose(leaves, np.tile(products, (50, 1)), rtol=1e-12)
+    # the one-level mixture with π = products is the same model, exactly
+    x = np.linspace(-1, 1, 50)[:, None]
+    assert _best_one_level_kl(np.column_stack([ones, x]), leaves) < 1e-10
+
+
+def test_exercise_14_17_input_dependent_gates_do_not_collapse_in_general():
+    x = np.linspace(-3, 3, 400)[:, None]
+    Phi = np.column_stack([np.ones(400), x])
+    # top gate σ(x); below it two gates σ(2 + 4x) and σ(-2 + 4x) with different biases
+    gate_coefs = [np.array([[[0.0, 0.0], [0.0, 1.0]]]),
+                  np.array([[[0.0, 2.0], [0.0, 4.0]], [[0.0, -2.0], [0.0, 4.0]]])]
+    leaves = np.exp(hierarchical_log_gates(Phi, gate_coefs))
+    assert _best_one_level_kl(Phi, leaves) > 1e-2
+    # special cases do collapse: mirror-image lower gates share the normaliser of the top gate
+    mirrored = [gate_coefs[0], np.array([[[0.0, 1.0], [0.0, -4.0]], [[0.0, -1.0], [0.0, 4.0]]])]
+    assert _best_one_level_kl(Phi, np.exp(hierarchical_log_gates(Phi, mirrored))) < 1e-10
+
+
+def test_fitted_hme_with_constant_gates_equals_one_level_mixture():
+    X, t = make_gated_regression(200, random_state=11)
+    hme = _quiet_fit(HierarchicalMixtureOfExperts(2, 2, gating="constant", random_state=0, max_iter=30), X, t)
+    pi = hme.predict_gates(X[:1])[0]
+    means = hme.coef_[:, 0] + X * hme.coef_[:, 1]
+    one_level = np.sum(pi * norm.pdf(t[:, None], means, 1 / np.sqrt(hme.precision_)), axis=1)
+    np.testing.assert_allclose(hme.predict_density(X, t), one_level, rtol=1e-10)
+    np.testing.assert_allclose(hme.predict_gates(X), np.tile(pi, (200, 1)), rtol=1e-12)
+
+
+# ------------------------------------------------------------------ robustness, API
+
+
+def test_same_random_state_same_fit_and_n_init_keeps_best():
+    X, t = make_gated_regression(150, random_state=12)
+    a = _quiet_fit(MixtureOfExperts(3, init="random", random_state=5, max_iter=40), X, t)
+    b = _quiet_fit(MixtureOfExperts(3, init="random", random_state=5, max_iter=40), X, t)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.objective_history_, b.objective_history_)
+    many = _quiet_fit(MixtureOfExperts(3, init="random", n_init=4, random_state=5, max_iter=40), X, t)
+    assert many.objective_history_[-1] >= a.objective_history_[-1] - 1e-9
+
+
+def test_convergence_warning_at_max_iter():
+    X, t = make_gated_regression(100, random_state=13)
+    with pytest.warns(ConvergenceWarning, match="max_iter=2"):
+        model = MixtureOfExperts(2, max_iter=2, tol=0.0, random_state=0).fit(X, t)
+    assert not model.converged_ and model.n_iter_ == 2 and len(model.log_likelihood_history_) == 3
+
+
+def test_too_many_experts_for_the_data_give_finite_parameters():
+    rng = np.random.default_rng(14)
+    X = rng.uniform(-1, 1, (8, 1))
+    t = 2 * X[:, 0] + 0.1 * rng.standard_normal(8)
+    model = _quiet_fit(HierarchicalMixtureOfExperts(2, 3, random_state=0, max_iter=20), X, t)
+    for value in (model.coef_, model.precision_, model.responsibilities_, model.objective_history_):
+        assert np.all(np.isfinite(value))
+    # variances are floored: no expert collapses onto a single point with infinite precision
+    assert np.all(1 / model.precision_ >= 1e-6 * np.var(t) * (1 - 1e-12))
+
+
+@pytest.mark.parametrize(
+    "estimator, X, y, error, message",
+    [
+        (MixtureOfExperts(5), np.zeros((4, 1)), np.arange(4.0), ValueError, "must not exceed n_samples"),
+        (MixtureOfExperts(0), np.zeros((4, 1)), np.arange(4.0), ValueError, "n_components"),
+        (HierarchicalMixtureOfExperts(branching=1), np.zeros((4, 1)), np.arange(4.0), ValueError, "branching"),
+        (MixtureOfExperts(expert="tree"), np.zeros((4, 1)), np.arange(4.0), ValueError, "expert"),
+        (MixtureOfExperts(), np.array([[0.0], [np.nan], [1.0]]), np.arange(3.0), ValueError, "NaN"),
+        (MixtureOfExperts(), np.zeros((3, 1)), np.array([0.0, np.inf, 1.0]), ValueError, "infinity"),
+        (MixtureOfExperts(expert="logistic"), np.zeros((6, 1)), np.arange(6) % 3, ValueError, "Only binary"),
+        (MixtureOfExperts(expert="logistic"), np.zeros((4, 1)), np.array([0.1, 0.2, 0.3, 0.4]), ValueError, "Unknown label type"),
+    ],
+)
+def test_bad_input(estimator, X, y, error, message):
+    with pytest.raises(error, match=message):
+        estimator.fit(X, y)
+
+
+def test_bad_input_after_fit():
+    X, t = make_gated_regression(50, random_state=15)
+    model = MixtureOfExperts(2, random_state=0).fit(X, t)
+    with pytest.raises(ValueError, match="y must have shape"):
+        model.predict_density(X, t[:10])
+    with pytest.raises(ValueError, match="features"):
+        model.predict(np.zeros((3, 2)))
+    assert not hasattr(model, "predict_proba")
+    Xc, yc, _ = _binary_moe_data(60)
+    clf = _quiet_fit(MixtureOfExperts(2, expert="logistic", random_state=0), Xc, yc)
+    with pytest.raises(ValueError, match="labels not seen in fit"):
+        clf.log_likelihood(Xc[:2], np.array(["yes", "maybe"]))
