@@ -116,3 +116,12 @@ from .trees import (
     sum_of_squares,
 )
 from .pruning import cost_complexity, cross_validate_ccp_lambda, prune_to_lambda, weakest_link_path
+from .experts import (
+    HierarchicalMixtureOfExperts,
+    MixtureOfExperts,
+    expert_responsibilities,
+    hierarchical_log_gates,
+    log_mixture_of_experts_density,
+    mixture_of_experts_density,
+)
+from .irls import weighted_softmax_irls
