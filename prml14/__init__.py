@@ -116,6 +116,7 @@ from .trees import (
     sum_of_squares,
 )
 from .pruning import cost_complexity, cross_validate_ccp_lambda, prune_to_lambda, weakest_link_path
+from .datasets import make_mixture_of_linear_regressions, make_mixture_of_logistic_regressions
 from .experts import (
     HierarchicalMixtureOfExperts,
     MixtureOfExperts,
@@ -125,3 +126,4 @@ from .experts import (
     mixture_of_experts_density,
 )
 from .irls import weighted_softmax_irls
+from .datasets import make_wavy_classes
