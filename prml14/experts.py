@@ -315,7 +315,19 @@ class _GatedExperts(BaseEstimator):
         Z = np.column_stack([X, t])
         scale = Z.std(axis=0)
         Z = (Z - Z.mean(axis=0)) / np.where(scale > 0, scale, 1.0)
-        labels = KMeans(n_leaves, n_init=1, random_state=rng.randint(2**31 - 1)).fit(Z).labels_
+        # Top-down k-means: split the data into `branching` clusters, then split each cluster
+        # again, level by level, so that sibling leaves start on neighbouring data (a gate can
+        # only separate its children from each other, not interleave them).
+        branching, depth = self._tree()
+        labels = np.zeros(n, dtype=int)
+        for _ in range(depth):
+            new_labels = labels * branching + rng.randint(branching, size=n)
+            for node in np.unique(labels):  # loop over tree nodes, not samples
+                members = np.flatnonzero(labels == node)
+                if len(members) >= branching:
+                    km = KMeans(branching, n_init=1, random_state=rng.randint(2**31 - 1)).fit(Z[members])
+                    new_labels[members] = node * branching + km.labels_
+            labels = new_labels
         R = np.full((n, n_leaves), 1e-3)
         R[np.arange(n), labels] = 1.0
         return R / R.sum(axis=1, keepdims=True)
@@ -514,7 +526,8 @@ class MixtureOfExperts(_GatedExperts):
         Number of initialisations; the run with the highest final objective is kept.
     init : {"kmeans", "random"}, default="kmeans"
         Initial responsibilities: k-means on the standardised pairs (x, t) (hard, slightly
-        smoothed) or Dirichlet(1) draws.
+        smoothed; for a hierarchy, top-down: each node's data split again by k-means, so that
+        sibling leaves start on neighbouring data) or Dirichlet(1) draws.
     gate_l2 : float, default=1e-4
         Ridge penalty on the gate weights (not the biases). Keeps them finite when the
         responsibilities separate the inputs perfectly.
