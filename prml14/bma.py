@@ -139,7 +139,7 @@ def gaussian_log_densities(X, means, covariances):
 def cauchy_log_densities(X, locations, scales):
     """ln Cauchy(x_n | μ_k, Σ_k): the multivariate Cauchy (Student t with one degree of freedom).
 
-    p(x) = Γ((1+D)/2) / (Γ(1/2) π^{D/2} |Σ|^{1/2}) · (1 + (x-μ)ᵀΣ⁻¹(x-μ))^{-(1+D)/2}.
+    ``p(x) = Γ((1+D)/2) / (Γ(1/2) π^{D/2} det(Σ)^{1/2}) · (1 + (x-μ)ᵀΣ⁻¹(x-μ))^{-(1+D)/2}``.
     In one dimension with ``scales = γ²`` this is the usual Cauchy density with scale γ.
 
     Parameters
