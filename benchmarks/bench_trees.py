@@ -12,7 +12,7 @@ targets). It times
 
 Usage::
 
-    python benchmarks/bench_trees.py            # the full table (about a minute)
+    python benchmarks/bench_trees.py            # the full table (a few minutes: scikit-learn's path dominates)
     python benchmarks/bench_trees.py --quick    # a small smoke run (seconds)
 """
 
