@@ -84,7 +84,8 @@ def weighted_misclassification(w, miss):
     -------
     float
     """
-    return float(np.dot(np.asarray(w, dtype=float), np.asarray(miss, dtype=float)))
+    # an elementwise product, not np.dot: BLAS threads are slower than this O(N) sum
+    return float(np.sum(np.asarray(w, dtype=float) * np.asarray(miss, dtype=float)))
 
 
 @implements("14.16")
@@ -259,7 +260,7 @@ def exponential_error_of_alpha(alpha, w, t, y):
     """
     alpha = np.asarray(alpha, dtype=float)
     ty = np.asarray(t, dtype=float) * np.asarray(y, dtype=float)
-    out = np.exp(-0.5 * alpha[..., None] * ty) @ np.asarray(w, dtype=float)
+    out = np.sum(np.exp(-0.5 * alpha[..., None] * ty) * np.asarray(w, dtype=float), axis=-1)
     return out[()] if out.ndim == 0 else out
 
 
