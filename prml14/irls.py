@@ -144,7 +144,7 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
         L(w) = Σ_n weights_n {t_n ln y_n + (1 − t_n) ln(1 − y_n)} − (l2/2) ‖w‖²,  y_n = σ(wᵀφ_n),
 
     with Newton steps w ← w + H⁻¹ g, where g = (14.51) − l2 w and H = (14.52) + l2 I is the
-    *negative* Hessian of L. With weights = γ_·k this is the M-step (14.49)–(14.52) of one
+    *negative* Hessian of L. With weights γ_nk (n = 1..N, k fixed) this is the M-step (14.49)–(14.52) of one
     component of a mixture of logistic regressions.
 
     Safeguards

@@ -247,7 +247,7 @@ def q_linear_precision(Phi, t, gamma, W, beta):
 def weighted_least_squares(Phi, t, gamma, W_old=None):
     """w_k = (Φᵀ R_k Φ)⁻¹ Φᵀ R_k t for every k at once, equation (14.42).
 
-    R_k = diag(γ_·k) is never formed: Φᵀ R_k Φ = Σ_n γ_nk φ_n φ_nᵀ and Φᵀ R_k t = Σ_n γ_nk t_n φ_n
+    R_k = diag(γ_1k, ..., γ_Nk) is never formed: Φᵀ R_k Φ = Σ_n γ_nk φ_n φ_nᵀ and Φᵀ R_k t = Σ_n γ_nk t_n φ_n
     are computed for all K components in one ``einsum`` each (batched BLAS, temporaries of size
     N × K × M at most). The solution makes the gradient (14.40)/(14.41) the zero vector.
 
