@@ -287,13 +287,21 @@ def make_uncorrelated_errors(n_members, n_points, scales=None, random_state=None
 
 
 # ----------------------------------------------------------------------------- estimators
-def _fit_member(estimator, X, y, indices, sample_weight, seed):
+def _fit_member(estimator, X, y, indices, sample_weight, seed, use_counts):
+    """Fit one member on the bootstrap sample ``indices``.
+
+    With ``use_counts`` the member is fitted on the distinct points of the sample, each weighted
+    by how often it was drawn (times its ``sample_weight``): for estimators whose sample weights
+    act as repetition counts this is the same fit as on the repeated rows, on fewer rows.
+    """
     if "random_state" in estimator.get_params(deep=False):
         estimator.set_params(random_state=seed)
-    if sample_weight is None:
-        estimator.fit(X[indices], y[indices])
+    if use_counts:
+        rows, counts = np.unique(indices, return_counts=True)
+        weight = counts.astype(float) if sample_weight is None else counts * sample_weight[rows]
+        estimator.fit(X[rows], y[rows], sample_weight=weight)
     else:
-        estimator.fit(X[indices], y[indices], sample_weight=sample_weight[indices])
+        estimator.fit(X[indices], y[indices])
     return estimator
 
 
@@ -315,8 +323,9 @@ class _BaseBagging(BaseEstimator):
         raise NotImplementedError
 
     def _fit(self, X, y, sample_weight):
+        use_counts = has_fit_parameter(self.estimator_, "sample_weight")
         if sample_weight is not None:
-            if not has_fit_parameter(self.estimator_, "sample_weight"):
+            if not use_counts:
                 raise TypeError(
                     f"sample_weight was given but the estimator {type(self.estimator_).__name__} "
                     "does not accept sample_weight in fit"
@@ -331,7 +340,7 @@ class _BaseBagging(BaseEstimator):
         indices = bootstrap_indices(n_samples, self.n_estimators, self.max_samples, rng)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(_fit_member)(clone(self.estimator_), X, y, indices[m], sample_weight, seeds[m])
+            delayed(_fit_member)(clone(self.estimator_), X, y, indices[m], sample_weight, seeds[m], use_counts)
             for m in range(self.n_estimators)
         )
         self.estimators_samples_ = list(indices)
@@ -372,6 +381,11 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
     Each of the ``n_estimators`` members is a clone of ``estimator`` fitted on a bootstrap sample
     (drawn with replacement) of the training set; the prediction is the plain average of the
     members' predictions, y_COM(x) = (1/M) Σ_m y_m(x).
+
+    A member whose ``fit`` accepts ``sample_weight`` is fitted on the distinct points of its
+    bootstrap sample, each weighted by the number of times it was drawn; for estimators whose
+    weights act as repetition counts (trees, linear models) this is the same fit as on the
+    repeated rows, and faster. Other members are fitted on the repeated rows.
 
     Parameters
     ----------
@@ -462,7 +476,8 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
 class BaggingClassifier(ClassifierMixin, _BaseBagging):
     """Bootstrap aggregation for classification, by probability (soft) or majority (hard) vote.
 
-    Members are clones of ``estimator`` fitted on bootstrap samples. With ``voting="soft"`` the
+    Members are clones of ``estimator`` fitted on bootstrap samples (as repetition-count weights
+    when the estimator accepts ``sample_weight``, see :class:`BaggingRegressor`). With ``voting="soft"`` the
     committee (14.7) averages the members' class probabilities and predicts the most probable
     class; with ``voting="hard"`` each member casts one vote and the class with most votes wins
     (ties go to the class that comes first in ``classes_``).

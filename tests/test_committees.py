@@ -219,6 +219,26 @@ def test_regressor_equals_hand_committee_on_its_bootstrap_indices(regression):
 
 
 @pytest.mark.equation("14.7")
+def test_members_without_sample_weight_are_fitted_on_repeated_rows(regression):
+    X, y = regression
+    bag = BaggingRegressor(KNeighborsRegressor(n_neighbors=3), n_estimators=4, random_state=0).fit(X, y)
+    hand = np.mean([KNeighborsRegressor(n_neighbors=3).fit(X[i], y[i]).predict(X) for i in bag.estimators_samples_], axis=0)
+    np.testing.assert_allclose(bag.predict(X), hand, rtol=1e-12)
+
+
+def test_count_weights_fit_trees_as_well_as_repeated_rows(regression):
+    """Members fitted with repetition counts reach the same training error on their bootstrap
+    sample as trees grown on the repeated rows (splits can differ only between exact ties)."""
+    X, y = regression
+    bag = BaggingRegressor(DecisionTreeRegressor(max_depth=4), n_estimators=5, random_state=0).fit(X, y)
+    for member, i in zip(bag.estimators_, bag.estimators_samples_):
+        hand = DecisionTreeRegressor(max_depth=4, random_state=member.random_state).fit(X[i], y[i])
+        assert member.tree_.node_count == hand.tree_.node_count
+        sse = np.sum((member.predict(X[i]) - y[i]) ** 2)
+        assert sse == pytest.approx(np.sum((hand.predict(X[i]) - y[i]) ** 2), rel=1e-10)
+
+
+@pytest.mark.equation("14.7")
 @pytest.mark.parametrize("voting", ["soft", "hard"])
 def test_classifier_equals_hand_votes(voting):
     X, y = make_classification(n_samples=150, n_classes=3, n_informative=4, random_state=0)
@@ -232,7 +252,9 @@ def test_classifier_equals_hand_votes(voting):
             votes[:, member.classes_] += member.predict_proba(X)
         else:
             votes[np.arange(150), member.predict(X)] += 1
-    np.testing.assert_allclose(bag.predict_proba(X), votes / 5, atol=1e-8)
+    # Members are fitted with repetition-count weights, the hand fits on repeated rows: the
+    # objectives are equal, the optimiser's path may differ in the last digits.
+    np.testing.assert_allclose(bag.predict_proba(X), votes / 5, atol=1e-5)
     np.testing.assert_array_equal(bag.predict(X), names[np.argmax(votes, axis=1)])
 
 
