@@ -1,0 +1,129 @@
+"""EM for mixtures of linear / logistic regressions: time per iteration and peak memory, single-threaded.
+
+For N = 10^5 and 10^6 points, K = 3 components and M = 4 basis functions (φ = (1, x1, x2, x3)) it
+measures, for one EM iteration (E-step + M-step, exactly the code that ``fit`` runs):
+
+* the wall-clock time (best of a few repeats);
+* the peak of the memory allocated during the iteration (``tracemalloc``, which sees numpy's
+  buffers), as a multiple of the size of the data (Φ and t);
+* side by side, scikit-learn doing the M-step's work: K weighted fits of
+  ``LinearRegression(sample_weight=γ_·k)`` (resp. ``LogisticRegression``), which is what one
+  would write without the batched normal equations.
+
+The last column checks linear scaling: time(10^6) / time(10^5) should be 10 ± 30 %.
+
+Usage::
+
+    python benchmarks/bench_mixtures.py            # N = 1e5 and 1e6 (about a minute)
+    python benchmarks/bench_mixtures.py --quick    # N = 1e4 and 1e5 (seconds)
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import tracemalloc
+
+import numpy as np
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from threadpoolctl import threadpool_limits
+
+from prml14 import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
+from prml14._numerics import affine_features
+
+K, D = 3, 3  # components; input dimension (M = D + 1 = 4 basis functions)
+
+
+def data(n, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, D))
+    W = rng.normal(size=(K, D + 1)) * 2
+    z = rng.integers(K, size=n)
+    a = W[z, 0] + np.einsum("nd,nd->n", X, W[z, 1:])
+    t_lin = a + 0.3 * rng.standard_normal(n)
+    t_log = (rng.uniform(size=n) < 1 / (1 + np.exp(-a))).astype(float)
+    return X, t_lin, t_log
+
+
+def setup(model, X, t, seed=0):
+    """A model in the middle of EM: parameters from one M-step on random responsibilities."""
+    model.fit(X[:2000], t[:2000])  # sets fitted attributes/validation state on a small slice
+    Phi = affine_features(X)
+    gamma = np.random.default_rng(seed).dirichlet(np.ones(K), size=len(t))
+    if isinstance(model, MixtureOfLogisticRegressions):
+        model.l2_ = 0.0
+    params = model._m_step(Phi, t, gamma, None)
+    return Phi, params
+
+
+def one_iteration(model, Phi, t, params):
+    gamma, _ = model._e_step(Phi, t, params)  # E-step (14.37)/(14.48)
+    return model._m_step(Phi, t, gamma, params)  # M-step (14.38)/(14.42)/(14.44) or (14.50)-(14.52)
+
+
+def best_time(function, repeats):
+    best = np.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def peak_memory(function):
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    function()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+def sklearn_m_step(kind, X, t, gamma):
+    for k in range(K):
+        if kind == "linear":
+            LinearRegression().fit(X, t, sample_weight=gamma[:, k])
+        else:
+            LogisticRegression(C=1e6, max_iter=200).fit(X, t, sample_weight=gamma[:, k])
+
+
+def run(sizes, repeats):
+    rows = []
+    for kind, cls in (("linear", MixtureOfLinearRegressions), ("logistic", MixtureOfLogisticRegressions)):
+        previous = None
+        for n in sizes:
+            X, t_lin, t_log = data(n)
+            t = t_lin if kind == "linear" else t_log
+            model = cls(K, max_iter=3, tol=0.0, random_state=0)
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                Phi, params = setup(model, X, t)
+            data_bytes = Phi.nbytes + t.nbytes
+            seconds = best_time(lambda: one_iteration(model, Phi, t, params), repeats)
+            peak = peak_memory(lambda: one_iteration(model, Phi, t, params))
+            gamma = np.random.default_rng(1).dirichlet(np.ones(K), size=n)
+            sk_seconds = best_time(lambda: sklearn_m_step(kind, X, t, gamma), 1)
+            ratio = "" if previous is None else f"{seconds / previous:.1f}"
+            rows.append((kind, n, seconds, sk_seconds, peak / 2**20, peak / data_bytes, ratio))
+            previous = seconds
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="N = 1e4 and 1e5 instead of 1e5 and 1e6")
+    args = parser.parse_args()
+    sizes = (10**4, 10**5) if args.quick else (10**5, 10**6)
+    with threadpool_limits(1):
+        rows = run(sizes, repeats=3)
+    print(f"EM iteration, K = {K}, M = {D + 1} basis functions, single-threaded\n")
+    print("| model | N | prml14 s/iteration | scikit-learn K weighted fits (s) | ratio | peak MiB | peak / data | time ×N10 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for kind, n, s, sk, mib, mult, ratio in rows:
+        print(f"| {kind} | {n:,} | {s:.4f} | {sk:.3f} | {sk / s:.1f}× | {mib:.1f} | {mult:.1f} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
