@@ -404,29 +404,33 @@ class _Builder:
             G = np.take(chan, order, axis=1)  # (C, D, n)
             seg_tot = np.add.reduceat(G, seg_start, axis=2)  # (C, D, S)
             G[:, :, seg_start[1:]] -= seg_tot[:, :, :-1]
-            left = np.cumsum(G, axis=2)
+            left = np.cumsum(G, axis=2, out=G)
             tot = seg_tot[:, 0, :]  # (C, S): the same sample set in every feature's order
             right = tot[:, None, seg_id] - left
             if regression and unit_weight is not None:
-                with np.errstate(divide="ignore"):
-                    inv_l = 1.0 / (unit_weight * n_left)
-                    inv_r = np.where(n_right > 0, 1.0 / (unit_weight * np.maximum(n_right, 1)), 0.0)
-                proxy = left[0] * left[0] * inv_l + right[0] * right[0] * inv_r
+                # S_L²/N_L + S_R²/N_R, computed in place
+                inv_l = 1.0 / (unit_weight * n_left)
+                inv_r = np.where(n_right > 0, 1.0 / (unit_weight * np.maximum(n_right, 1)), 0.0)
+                proxy = np.square(left[0], out=left[0])
+                proxy *= inv_l
+                r = np.square(right[0], out=right[0])
+                r *= inv_r
+                proxy += r
                 WL = WR = None
             else:
                 proxy = _proxy(crit, left, right)
                 WL = left[0] if regression else left.sum(axis=0)
                 WR = right[0] if regression else right.sum(axis=0)
-            valid = np.empty((D, n), dtype=bool)
-            np.greater(xs[:, 1:], xs[:, :-1], out=valid[:, :-1])
-            valid[:, seg_end - 1] = False
+            invalid = np.empty((D, n), dtype=bool)  # no cut between equal values, nor at a segment end
+            np.less_equal(xs[:, 1:], xs[:, :-1], out=invalid[:, :-1])
+            invalid[:, seg_end - 1] = True
             if msl > 1:
-                valid &= (n_left >= msl) & (n_right >= msl)
+                invalid |= (n_left < msl) | (n_right < msl)
             if self.min_weight_leaf > 0:
                 if WL is None:
                     WL, WR = unit_weight * n_left, unit_weight * n_right
-                valid &= (WL >= self.min_weight_leaf) & (WR >= self.min_weight_leaf)
-            proxy[~valid] = -np.inf
+                invalid |= (WL < self.min_weight_leaf) | (WR < self.min_weight_leaf)
+            np.copyto(proxy, -np.inf, where=invalid)
             seg_best = np.maximum.reduceat(proxy, seg_start, axis=1)  # (D, S)
             if self.n_features_split < D:
                 # a random subset of the features at every node (for random forests)
@@ -508,8 +512,11 @@ class _Builder:
             np.add.at(keep_pos, child_old_start[keep_child], 1)
             np.add.at(keep_pos, child_old_start[keep_child] + new_len, -1)
             keep_mask = np.cumsum(keep_pos[:-1]) > 0
-            order = new_order.reshape(D, n)[:, keep_mask]
-            xs = new_xs.reshape(D, n)[:, keep_mask]
+            if keep_mask.all():
+                order, xs = new_order.reshape(D, n), new_xs.reshape(D, n)
+            else:
+                order = new_order.reshape(D, n)[:, keep_mask]
+                xs = new_xs.reshape(D, n)[:, keep_mask]
             seg_node, seg_len = cids[keep_child], new_len
             seg_start = np.concatenate([[0], np.cumsum(new_len)[:-1]])
             seg_imp, seg_W = cimp[keep_child], cW[keep_child]
