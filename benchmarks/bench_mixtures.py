@@ -23,11 +23,13 @@ from __future__ import annotations
 import argparse
 import time
 import tracemalloc
+import warnings
 
 import numpy as np
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from threadpoolctl import threadpool_limits
 
+import prml14.mixtures
 from prml14 import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
 from prml14._numerics import affine_features
 
@@ -87,6 +89,23 @@ def sklearn_m_step(kind, X, t, gamma):
             LogisticRegression(C=1e6, max_iter=200).fit(X, t, sample_weight=gamma[:, k])
 
 
+def count_newton_steps(model, Phi, t, params):
+    """Newton (IRLS) steps taken by the logistic M-step of one EM iteration (0 for linear)."""
+    steps, original = [], prml14.mixtures.weighted_logistic_irls
+
+    def counting(*args, **kwargs):
+        result = original(*args, **kwargs)
+        steps.append(result[1])
+        return result
+
+    prml14.mixtures.weighted_logistic_irls = counting
+    try:
+        one_iteration(model, Phi, t, params)
+    finally:
+        prml14.mixtures.weighted_logistic_irls = original
+    return sum(steps)
+
+
 def run(sizes, repeats):
     rows = []
     for kind, cls in (("linear", MixtureOfLinearRegressions), ("logistic", MixtureOfLogisticRegressions)):
@@ -95,8 +114,6 @@ def run(sizes, repeats):
             X, t_lin, t_log = data(n)
             t = t_lin if kind == "linear" else t_log
             model = cls(K, max_iter=3, tol=0.0, random_state=0)
-            import warnings
-
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 Phi, params = setup(model, X, t)
@@ -105,9 +122,13 @@ def run(sizes, repeats):
             peak = peak_memory(lambda: one_iteration(model, Phi, t, params))
             gamma = np.random.default_rng(1).dirichlet(np.ones(K), size=n)
             sk_seconds = best_time(lambda: sklearn_m_step(kind, X, t, gamma), 1)
-            ratio = "" if previous is None else f"{seconds / previous:.1f}"
-            rows.append((kind, n, seconds, sk_seconds, peak / 2**20, peak / data_bytes, ratio))
-            previous = seconds
+            steps = count_newton_steps(model, Phi, t, params)
+            ratio = "" if previous is None else f"{seconds / previous[0]:.1f}"
+            if previous is not None and steps:
+                # the work of a logistic M-step also depends on how many Newton steps it needs
+                ratio += f" ({seconds / steps / (previous[0] / previous[1]):.1f} per Newton step)"
+            rows.append((kind, n, seconds, sk_seconds, peak / 2**20, peak / data_bytes, steps or "", ratio))
+            previous = (seconds, steps)
     return rows
 
 
@@ -119,10 +140,13 @@ def main():
     with threadpool_limits(1):
         rows = run(sizes, repeats=3)
     print(f"EM iteration, K = {K}, M = {D + 1} basis functions, single-threaded\n")
-    print("| model | N | prml14 s/iteration | scikit-learn K weighted fits (s) | ratio | peak MiB | peak / data | time ×N10 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for kind, n, s, sk, mib, mult, ratio in rows:
-        print(f"| {kind} | {n:,} | {s:.4f} | {sk:.3f} | {sk / s:.1f}× | {mib:.1f} | {mult:.1f} | {ratio} |")
+    print(
+        "| model | N | prml14 s/iteration | scikit-learn K weighted fits (s) | ratio | peak MiB | peak / data "
+        "| IRLS steps | time ×N10 |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for kind, n, s, sk, mib, mult, steps, ratio in rows:
+        print(f"| {kind} | {n:,} | {s:.4f} | {sk:.3f} | {sk / s:.1f}× | {mib:.1f} | {mult:.1f} | {steps} | {ratio} |")
 
 
 if __name__ == "__main__":

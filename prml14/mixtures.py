@@ -67,6 +67,7 @@ __all__ = [
     "MixtureOfLogisticRegressions",
 ]
 
+_BLOCK = 16384  # rows per block in the batched normal equations (bounded temporaries)
 _DEAD = 1e-10  # a component with N_k <= _DEAD * N is treated as having lost all responsibility
 
 
@@ -262,8 +263,8 @@ def weighted_least_squares(Phi, t, gamma, W_old=None):
     """w_k = (Φᵀ R_k Φ)⁻¹ Φᵀ R_k t for every k at once, equation (14.42).
 
     R_k = diag(γ_1k, ..., γ_Nk) is never formed: Φᵀ R_k Φ = Σ_n γ_nk φ_n φ_nᵀ and Φᵀ R_k t = Σ_n γ_nk t_n φ_n
-    are computed for all K components in one ``einsum`` each (batched BLAS, temporaries of size
-    N × K × M at most). The solution makes the gradient (14.40)/(14.41) the zero vector.
+    are computed for all K components at once with ``einsum`` (batched BLAS), accumulated over
+    blocks of 16384 rows so that temporaries stay at 16384 × K × M. The solution makes the gradient (14.40)/(14.41) the zero vector.
 
     Degenerate cases: a singular Φᵀ R_k Φ is solved in the minimum-norm least-squares sense
     (pseudo-inverse, relative cut-off 1e-12); a component with Σ_n γ_nk <= 1e-10 N keeps
@@ -283,10 +284,14 @@ def weighted_least_squares(Phi, t, gamma, W_old=None):
     Phi = np.asarray(Phi, dtype=float)
     t = np.asarray(t, dtype=float)
     gamma = np.asarray(gamma, dtype=float)
-    G_Phi = gamma[:, :, None] * Phi[:, None, :]  # γ_nk φ_n, shape (N, K, M): the rows of R_k Φ
-    A = np.einsum("nkm,nl->kml", G_Phi, Phi, optimize=True)  # Φᵀ R_k Φ for all k, shape (K, M, M)
-    b = np.einsum("nkm,n->km", G_Phi, t, optimize=True)  # Φᵀ R_k t for all k, shape (K, M)
-    del G_Phi
+    K, M = gamma.shape[1], Phi.shape[1]
+    A, b = np.zeros((K, M, M)), np.zeros((K, M))
+    # Blocks of rows keep the temporaries small and in cache (a loop over blocks, not samples).
+    for start in range(0, len(t), _BLOCK):
+        rows = slice(start, start + _BLOCK)
+        G_Phi = gamma[rows, :, None] * Phi[rows, None, :]  # γ_nk φ_n: the rows of R_k Φ, (n, K, M)
+        A += np.einsum("nkm,nl->kml", G_Phi, Phi[rows], optimize=True)  # Φᵀ R_k Φ for all k
+        b += np.einsum("nkm,n->km", G_Phi, t[rows], optimize=True)  # Φᵀ R_k t for all k
     try:
         W = np.linalg.solve(A, b[:, :, None])[:, :, 0]
         ok = np.linalg.cond(A) < 1e12
