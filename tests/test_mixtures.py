@@ -465,3 +465,29 @@ def test_separable_data_are_regularised_with_a_convergence_warning():
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_user_features_and_hard_random_init():
+    X, t = two_lines(n=1500, seed=4)
+    a = MixtureOfLinearRegressions(2, n_init=3, random_state=0).fit(X, t)
+    Phi = np.hstack([np.ones((len(X), 1)), X])
+    b = MixtureOfLinearRegressions(2, n_init=3, fit_intercept=False, random_state=0).fit(Phi, t)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-8, atol=1e-10)  # φ = (1, x) either way
+    c = MixtureOfLinearRegressions(2, n_init=3, init="random_hard", random_state=0).fit(X, t)
+    order_a, order_c = np.argsort(a.coef_[:, 1]), np.argsort(c.coef_[:, 1])
+    np.testing.assert_allclose(c.coef_[order_c], a.coef_[order_a], atol=1e-3)
+    assert c.log_likelihood(X, t) == pytest.approx(a.log_likelihood(X, t), rel=1e-5)
+
+
+def test_logistic_dead_component_keeps_weights_without_nan():
+    Phi, t, pi, W = logistic_params(6, n=40, k=3)
+    gamma = responsibilities_logistic(Phi, t, pi, W)
+    gamma[:, 1] = 0.0
+    gamma /= gamma.sum(axis=1, keepdims=True)
+    est = MixtureOfLogisticRegressions(3)
+    est.l2_ = 0.0
+    pi_new, W_new = est._m_step(Phi, t, gamma, (pi, W))
+    assert pi_new[1] == 0.0
+    np.testing.assert_array_equal(W_new[1], W[1])
+    g2, ll = responsibilities_logistic(Phi, t, pi_new, W_new, return_log_likelihood=True)
+    assert np.all(np.isfinite(g2)) and np.isfinite(ll) and np.all(g2[:, 1] == 0)
