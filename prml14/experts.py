@@ -267,7 +267,7 @@ class _GatedExperts(BaseEstimator):
             # so that each step maximises the penalised Q; never forms diag(γ_k) (N×N).
             ridge = np.ones(m)
             ridge[0] = 0.0
-            A = np.einsum("nk,ni,nj->kij", R, Phi, Phi, optimize=True)
+            A = (R.T[:, :, None] * Phi).transpose(0, 2, 1) @ Phi  # K×M×M via a K×N×M temporary
             A += (self.expert_l2 / precision)[:, None, None] * np.diag(ridge)
             A += 1e-12 * np.trace(A, axis1=1, axis2=2)[:, None, None] / m * np.eye(m)
             b = (R * t[:, None]).T @ Phi
