@@ -15,7 +15,7 @@ per component as its rows (K × M), like scikit-learn's ``coef_``; ``pi`` has sh
 the noise **precision** (inverse variance) shared by the components.
 
 Degenerate cases (documented handling)
--------------------------------------
+--------------------------------------
 * A component whose total responsibility N_k = Σ_n γ_nk falls below ``1e-10 N`` keeps its
   previous weights (its normal equations are empty); its π_k becomes N_k/N, possibly exactly 0,
   and ln π_k = −∞ is handled by the log-sum-exp, so no NaN appears. A dead component stays dead
@@ -158,9 +158,14 @@ def complete_data_log_likelihood_linear(Phi, t, Z, pi, W, beta):
 
     Parameters
     ----------
+    Phi : ndarray of shape (n_samples, n_basis)
+    t : ndarray of shape (n_samples,)
     Z : ndarray of shape (n_samples, n_components)
         1-of-K indicators z_nk (soft values give the corresponding weighted sum).
-    Other parameters as in :func:`mixture_of_linear_regressions_density`.
+    pi : ndarray of shape (n_components,)
+    W : ndarray of shape (n_components, n_basis)
+    beta : float
+        Noise precision.
 
     Returns
     -------
@@ -535,7 +540,7 @@ class MixtureOfLinearRegressions(_MixtureEMMixin, RegressorMixin, BaseEstimator)
         The noise precision β (inverse variance).
     responsibilities_ : ndarray of shape (n_samples, n_components)
         γ_nk of the training data at the fitted parameters.
-    log_likelihood_history_ : ndarray of shape (n_iter_ + 1,)
+    log_likelihood_history_ : ndarray of shape (``n_iter_`` + 1,)
         (14.35) after the initial M-step and after every EM iteration; never decreases.
     n_iter_ : int
     converged_ : bool
@@ -670,8 +675,12 @@ class MixtureOfLogisticRegressions(_MixtureEMMixin, ClassifierMixin, BaseEstimat
     coef_ : ndarray of shape (n_components, n_basis)
     l2_ : float
         The penalty actually used (``l2``, or 1e-3 after separation was detected).
-    responsibilities_, log_likelihood_history_, n_iter_, converged_, n_features_in_
-        As in :class:`MixtureOfLinearRegressions`; the history is the log of (14.46).
+    responsibilities_ : ndarray of shape (n_samples, n_components)
+    log_likelihood_history_ : ndarray
+        The log of (14.46) after the initial M-step and after every EM iteration.
+    n_iter_ : int
+    converged_ : bool
+    n_features_in_ : int
     """
 
     _parameter_constraints = {
