@@ -4,26 +4,22 @@ The functional core follows the book's notation: t_n ∈ {−1, +1}, weights w_n
 indicator I_n = I(y_m(x_n) ≠ t_n) of the points the m-th learner misclassifies (``miss``),
 ε_m the weighted error, α_m the classifier weight.
 
-=========  ====================================  ==================================================
-equation   function                              computes
-=========  ====================================  ==================================================
-(14.15)    :func:`weighted_misclassification`    J_m = Σ_n w_n I_n
-(14.16)    :func:`weighted_error`                ε_m = Σ_n w_n I_n / Σ_n w_n
-(14.17)    :func:`classifier_weight`             α_m = ln{(1 − ε_m)/ε_m}
-(14.18)    :func:`update_weights`                w_n ← w_n exp(α_m I_n)
-(14.19)    :func:`committee_sign`                Y_M(x) = sign(Σ_m α_m y_m(x))
-(14.20)    :func:`exponential_error`             E = Σ_n exp(−t_n f(x_n))
-(14.21)    :func:`additive_model`                f_m(x) = ½ Σ_{l≤m} α_l y_l(x)
-(14.22)    :func:`exponential_error_weights`,    w_n^{(m)} = exp(−t_n f_{m−1}(x_n)) and
-           :func:`exponential_error_of_alpha`    E(α) = Σ_n w_n exp(−½ t_n α y_m(x_n))
-(14.23)    :func:`exponential_error_split`       E(α) = (e^{α/2} − e^{−α/2}) Σ w I + e^{−α/2} Σ w
-(14.24)    :func:`exponential_weight_update`     w_n ← w_n exp(−½ t_n α_m y_m(x_n))
-(14.25)    :func:`margin_from_mistakes`          t_n y_m(x_n) = 1 − 2 I_n
-(14.26)    :func:`exponential_weight_update_from_mistakes`  w_n ← w_n e^{−α_m/2} exp(α_m I_n)
-=========  ====================================  ==================================================
+* (14.15) :func:`weighted_misclassification`: J_m = Σ_n w_n I_n
+* (14.16) :func:`weighted_error`: ε_m = Σ_n w_n I_n / Σ_n w_n
+* (14.17) :func:`classifier_weight`: α_m = ln{(1 − ε_m)/ε_m}
+* (14.18) :func:`update_weights`: w_n ← w_n exp(α_m I_n)
+* (14.19) :func:`committee_sign`: Y_M(x) = sign(Σ_m α_m y_m(x))
+* (14.20) :func:`exponential_error`: E = Σ_n exp(−t_n f(x_n))
+* (14.21) :func:`additive_model`: f_m(x) = ½ Σ_{l≤m} α_l y_l(x)
+* (14.22) :func:`exponential_error_weights`: w_n^{(m)} = exp(−t_n f_{m−1}(x_n)), and
+  :func:`exponential_error_of_alpha`: E(α) = Σ_n w_n exp(−½ t_n α y_m(x_n))
+* (14.23) :func:`exponential_error_split`: E(α) = (e^{α/2} − e^{−α/2}) Σ_n w_n I_n + e^{−α/2} Σ_n w_n
+* (14.24) :func:`exponential_weight_update`: w_n ← w_n exp(−½ t_n α_m y_m(x_n))
+* (14.25) :func:`margin_from_mistakes`: t_n y_m(x_n) = 1 − 2 I_n
+* (14.26) :func:`exponential_weight_update_from_mistakes`: w_n ← w_n e^{−α_m/2} exp(α_m I_n)
 
 :class:`AdaBoostClassifier` composes (14.15)-(14.18) into one boosting round
-(:meth:`AdaBoostClassifier._boost`, after scikit-learn's ``_weight_boosting``) and predicts
+(``AdaBoostClassifier._boost``, after scikit-learn's ``_weight_boosting``) and predicts
 with (14.19)/(14.21).
 """
 

@@ -13,8 +13,8 @@ misclassification                 1 if z < 0 else 0              0 almost everyw
 ================================  =============================  ==============================
 
 The cross-entropy is divided by ln 2 so that, like the others, it passes through (0, 1).
-For regression the squared error r² and the absolute error |r| are functions of the residual
-r = y − t; for t ∈ {−1, +1} they are (1 − z)² and |1 − z| because t² = 1.
+For regression the squared error r² and the absolute error abs(r) are functions of the
+residual r = y − t; for t ∈ {−1, +1} they are (1 − z)² and abs(1 − z) because t² = 1.
 
 Gradients and Hessians (second derivatives) are given where they exist, so that gradient
 boosting can reuse these functions: ``MARGIN_LOSSES`` and ``REGRESSION_LOSSES`` map a name to
@@ -96,7 +96,7 @@ def exponential_loss_hessian(z):
 def cross_entropy_loss(z):
     """Rescaled cross-entropy ln(1 + exp(−z)) / ln 2 (logistic regression with t ∈ {−1, +1}).
 
-    Computed as −ln σ(z) / ln 2, stable for large |z|.
+    Computed as −ln σ(z) / ln 2, stable for large abs(z).
 
     Parameters
     ----------
@@ -159,12 +159,12 @@ def squared_error_hessian(r):
 
 
 def absolute_error(r):
-    """The absolute error |r| of the residual r = y − t; it grows only linearly in |r|."""
+    """The absolute error abs(r) of the residual r = y − t; it grows only linearly."""
     return np.abs(_as_float(r, "r"))
 
 
 def absolute_error_gradient(r):
-    """A subgradient of |r|: sign(r) (0 at r = 0)."""
+    """A subgradient of abs(r): sign(r) (0 at r = 0)."""
     return np.sign(_as_float(r, "r"))
 
 
