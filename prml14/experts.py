@@ -303,7 +303,7 @@ class _GatedExperts(BaseEstimator):
                 T = np.where(weights[:, None] > 0, child[:, j, :] / safe, 1.0 / branching)
                 T /= T.sum(axis=1, keepdims=True)
                 V_new[j] = weighted_softmax_irls(
-                    Phi_gate, T, weights, V[j], l2=self.gate_l2, max_iter=self.inner_max_iter
+                    Phi_gate, T, weights, V[j], l2=self.gate_l2, max_iter=self.inner_max_iter, tol=1e-10
                 )[0]
             new_coefs.append(V_new)
         return new_coefs

@@ -360,3 +360,21 @@ def test_bad_input_after_fit():
     clf = _quiet_fit(MixtureOfExperts(2, expert="logistic", random_state=0), Xc, yc)
     with pytest.raises(ValueError, match="labels not seen in fit"):
         clf.log_likelihood(Xc[:2], np.array(["yes", "maybe"]))
+
+
+@pytest.mark.equation("14.53")
+def test_constant_gates_and_shared_precision_reproduce_the_mixture_of_linear_regressions():
+    # Section 14.5.1's model (14.34) is the special case φ_gate = 1, one β: an independent
+    # implementation (prml14.mixtures, closed-form π_k) must reach the same maximum.
+    from prml14.mixtures import MixtureOfLinearRegressions
+
+    X, t = make_gated_regression(400, random_state=3)
+    reference = MixtureOfLinearRegressions(2, tol=1e-12, max_iter=2000, n_init=3, random_state=0).fit(X, t)
+    ours = MixtureOfExperts(2, gating="constant", precision="shared", gate_l2=0.0, expert_l2=0.0,
+                            tol=1e-12, max_iter=2000, random_state=0).fit(X, t)
+    np.testing.assert_allclose(ours.log_likelihood(X, t), reference.log_likelihood(X, t), rtol=1e-8)
+    order = np.argsort(ours.coef_[:, 1])
+    ref_order = np.argsort(reference.coef_[:, 1])
+    np.testing.assert_allclose(ours.coef_[order], reference.coef_[ref_order], atol=1e-4)
+    np.testing.assert_allclose(ours.predict_gates(X[:1])[0][order], reference.weights_[ref_order], atol=1e-5)
+    np.testing.assert_allclose(ours.precision_, reference.precision_, rtol=1e-4)
