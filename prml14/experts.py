@@ -499,7 +499,7 @@ class MixtureOfExperts(_GatedExperts):
     The gates are a softmax of linear functions of x, π_k(x) = softmax(Vᵀ(1, x))_k, with expert 0
     as reference (its column of V is zero). Each EM iteration: E-step, responsibilities
     γ_nk ∝ π_k(x_n) p_k(t_n | x_n); M-step, each expert by weighted least squares (linear) or
-    weighted IRLS (logistic) with weights γ_·k, then the gates by multinomial IRLS with the
+    weighted IRLS (logistic) with weights γ_nk (n = 1, …, N), then the gates by multinomial IRLS with the
     responsibilities as soft targets (Jordan & Jacobs 1994). The inner Newton loops are capped at
     ``inner_max_iter`` steps and never decrease their objective, so this is a generalised EM:
     the (penalised) log-likelihood never decreases.
@@ -552,9 +552,9 @@ class MixtureOfExperts(_GatedExperts):
         Labels (logistic experts only); classes_[1] is coded t = 1.
     responsibilities_ : ndarray of shape (n_samples, n_components)
         γ_nk at the end of training.
-    log_likelihood_history_ : ndarray of shape (n_iter_ + 1,)
+    log_likelihood_history_ : ndarray of length ``n_iter_ + 1``
         ln p(t | X) after the initial M-step and after each EM iteration.
-    objective_history_ : ndarray of shape (n_iter_ + 1,)
+    objective_history_ : ndarray of length ``n_iter_ + 1``
         The same minus the ridge penalties: the quantity EM never decreases.
     n_iter_ : int
     converged_ : bool
