@@ -1,6 +1,7 @@
 """Cost-complexity pruning of CART trees, equation (14.31).
 
-For a subtree T of the fully grown tree T₀ (obtained by collapsing internal nodes into leaves),
+For a subtree T of the fully grown tree T₀ (obtained by collapsing internal nodes into leaves)
+the cost is::
 
     C(T) = Σ_{τ=1}^{|T|} Q_τ(T) + λ|T|,
 
@@ -10,7 +11,7 @@ misclassification rate, i.e. the number of misclassified training points, by def
 weights, N_τ is the total weight in the leaf. scikit-learn divides every cost by the total
 weight N, so its ``ccp_alpha`` equals λ/N.
 
-Weakest-link pruning (Breiman et al., 1984): for an internal node t with branch T_t,
+Weakest-link pruning (Breiman et al., 1984): for an internal node t with branch T_t, let::
 
     g(t) = (Q(t) − Σ_{leaves τ of T_t} Q_τ) / (|T_t| − 1)
 
@@ -43,7 +44,7 @@ __all__ = [
 
 @implements("14.31")
 def cost_complexity(leaf_costs, lam):
-    """The pruning criterion C(T) = Σ_τ Q_τ(T) + λ|T|, equation (14.31).
+    """The pruning criterion C(T) = Σ_τ Q_τ(T) + λ·``|T|``, equation (14.31).
 
     Parameters
     ----------
@@ -75,7 +76,7 @@ class PruningPath:
     costs : ndarray of shape (n_steps + 1,)
         Σ_τ Q_τ of the subtree after each collapse (the first entry: the full tree).
     n_leaves : ndarray of shape (n_steps + 1,)
-        |T| after each collapse.
+        ``|T|`` after each collapse.
     collapsed : ndarray of shape (n_steps,)
         The node collapsed at each step.
     """
@@ -173,7 +174,7 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
 
 
 def prune_to_lambda(tree, node_costs, lam):
-    """The subtree that minimises C(T) = Σ_τ Q_τ + λ|T| (14.31): collapse while g ≤ λ.
+    """The subtree that minimises C(T) = Σ_τ Q_τ + λ·``|T|`` (14.31): collapse while g ≤ λ.
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """Classification and regression trees (CART), Section 14.4: equations (14.29), (14.30), (14.32), (14.33).
 
-A tree partitions the input space into axis-aligned regions R_τ, τ = 1, ..., |T|, and predicts a
+A tree partitions the input space into axis-aligned regions R_τ, τ = 1, ..., ``|T|``, and predicts a
 constant in each. The functional core holds the quantities the text defines:
 
 * :func:`leaf_value` — the optimal constant in a region for the sum-of-squares error, the
@@ -610,7 +610,7 @@ class _BaseTree(BaseEstimator):
         return self.tree_.max_depth
 
     def get_n_leaves(self):
-        """Number of leaves |T| of the fitted tree."""
+        """Number of leaves ``|T|`` of the fitted tree."""
         check_is_fitted(self)
         return self.tree_.n_leaves
 
@@ -754,8 +754,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
     pruning_criterion : {"misclassification", "same"}, default="misclassification"
         Node cost N_τQ_τ used by cost-complexity pruning (14.31): the (weighted) number of
         misclassified training samples, or N_τ times the growth impurity (scikit-learn's choice).
-    max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf,
-    min_impurity_decrease, max_features, ccp_lambda, random_state
+    max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, ccp_lambda, random_state
         As in :class:`DecisionTreeRegressor`.
 
     Attributes
