@@ -20,7 +20,9 @@ needed: with v_n = w_n t_n and C_i the cumulative sum of v over the i smallest v
 * polarity v_right = −1 is the complement: J⁻_i = W₊ − C_i.
 
 So the best split of each polarity is the argmin / argmax of C. AdaBoost reuses the same
-:class:`SortedColumns` in every round.
+:class:`SortedColumns` in every round. The cumulative sums are computed in blocks of 16 sorted
+positions (15 vectorised adds, then a cumulative sum of the block totals), which is about three
+times faster than ``np.cumsum`` along each column; the gini mode uses the same layout.
 """
 
 from __future__ import annotations
@@ -71,22 +73,8 @@ def binary_targets(y):
 #: the cumulative sums (~1e-17) would decide between exactly tied stumps.
 _TIE_TOLERANCE = 1e-13
 
-
-def _first_extreme(A, tol, maximise):
-    """(j, k, A[j, k]) for the first row j and then first column k within ``tol`` of A's extreme.
-
-    Two passes over A plus one over a single row: as cheap as ``argmin`` followed by a lookup.
-    """
-    rows = A.max(axis=1) if maximise else A.min(axis=1)
-    if maximise:
-        target = rows.max() - tol
-        j = int(np.argmax(rows >= target))
-        k = int(np.argmax(A[j] >= target))
-    else:
-        target = rows.min() + tol
-        j = int(np.argmax(rows <= target))
-        k = int(np.argmax(A[j] <= target))
-    return j, k, float(A[j, k])
+#: Block length of the blocked prefix sums used by the error criterion (for N ≥ 64·_BLOCK).
+_BLOCK = 16
 
 
 class SortedColumns:
@@ -124,10 +112,66 @@ class SortedColumns:
         self.invalid = invalid if invalid.any() else None
         self._t = None
         self._t_sorted = None
+        self._block_layout()
+
+    def _block_layout(self):
+        """The sort order rearranged for blocked prefix sums (see :meth:`_prefix_sums`).
+
+        Sorted position p = l·B + b of feature d goes to ``order_blocked[d, b, l]``; the positions
+        beyond N − 1 (padding up to a multiple of B) point at index N, a zero weight. A prefix sum
+        over this layout is B − 1 vectorised adds plus a cumulative sum of length N/B, about three
+        times faster than ``np.cumsum`` along each sorted column.
+        """
+        n, d = self.n_samples, self.order.shape[0]
+        B = _BLOCK if n >= 64 * _BLOCK else 1
+        L = -(-n // B)
+        padded = np.full((d, L * B), n, dtype=self.order.dtype)
+        padded[:, :n] = self.order
+        self.block = B
+        self.order_blocked = np.ascontiguousarray(padded.reshape(d, L, B).transpose(0, 2, 1))
+        excluded = np.ones((d, L * B), dtype=bool)  # positions ≥ N − 1: all points on the left
+        excluded[:, : n - 1] = False if self.invalid is None else self.invalid
+        self.excluded_blocked = np.ascontiguousarray(excluded.reshape(d, L, B).transpose(0, 2, 1))
+        if self.invalid is None:
+            self.invalid_blocked = None
+        else:
+            inv = np.zeros((d, L * B), dtype=bool)
+            inv[:, : n - 1] = self.invalid
+            self.invalid_blocked = np.ascontiguousarray(inv.reshape(d, L, B).transpose(0, 2, 1))
+
+    def _prefix_sums(self, v):
+        """P[d, b, l] = Σ_{q ≤ l·B + b} v[order[d, q]]: every sorted column's cumulative sum."""
+        return self._accumulate(np.append(v, 0.0)[self.order_blocked])
+
+    def _accumulate(self, P):
+        """In place: turn values in the blocked layout (D, B, L) into their prefix sums."""
+        B = self.block
+        for b in range(1, B):  # prefix within each block of B consecutive sorted positions
+            P[:, b] += P[:, b - 1]
+        totals = np.cumsum(P[:, B - 1], axis=1)  # prefix over the blocks
+        P[:, :, 1:] += totals[:, None, :-1]
+        return P
+
+    def _first_extreme_blocked(self, P, tol, maximise):
+        """(feature, sorted position, value) of the first candidate within ``tol`` of P's extreme."""
+        flat = P.reshape(P.shape[0], -1)
+        rows = flat.max(axis=1) if maximise else flat.min(axis=1)
+        if maximise:
+            target = rows.max() - tol
+            j = int(np.argmax(rows >= target))
+            b, l = np.nonzero(P[j] >= target)
+        else:
+            target = rows.min() + tol
+            j = int(np.argmax(rows <= target))
+            b, l = np.nonzero(P[j] <= target)
+        positions = l * self.block + b
+        i = int(np.argmin(positions))
+        return j, int(positions[i]), float(P[j, b[i], l[i]])
 
     def _sorted_targets(self, t):
+        """t in the blocked layout (cached: AdaBoost passes the same t every round)."""
         if self._t is not t:
-            self._t, self._t_sorted = t, t[self.order]
+            self._t, self._t_sorted = t, np.append(t, 0.0)[self.order_blocked]
         return self._t_sorted
 
     @implements("14.15")
@@ -158,24 +202,25 @@ class SortedColumns:
         best = (0, -np.inf, (1.0, 1.0), w_neg) if w_neg <= w_pos else (0, -np.inf, (-1.0, -1.0), w_pos)
         if self.n_samples < 2:
             return best
-        C = v[self.order]
-        np.cumsum(C, axis=1, out=C)
-        C = C[:, :-1]
-        if self.invalid is not None:
-            if self.invalid.all():  # every feature is constant: no split at all
-                return best
-            C_low, C_high = np.where(self.invalid, np.inf, C), np.where(self.invalid, -np.inf, C)
+        if self.invalid is not None and self.invalid.all():  # every feature is constant
+            return best
+        # C[d, p]: sum of v over the p + 1 smallest values of feature d. Positions p ≥ N − 1 put
+        # every point on the left, i.e. they are the constant classifiers, already in `best`.
+        C = self._prefix_sums(v)
+        if self.invalid_blocked is not None:
+            C_low = np.where(self.invalid_blocked, np.inf, C)
+            C_high = np.where(self.invalid_blocked, -np.inf, C)
         else:
             C_low = C_high = C
         tol = _TIE_TOLERANCE * (w_pos + w_neg)
-        j_min, k_min, c_min = _first_extreme(C_low, tol, maximise=False)
-        j_max, k_max, c_max = _first_extreme(C_high, tol, maximise=True)
+        j_min, k_min, c_min = self._first_extreme_blocked(C_low, tol, maximise=False)
+        j_max, k_max, c_max = self._first_extreme_blocked(C_high, tol, maximise=True)
         J_plus, J_minus = c_min + w_neg, w_pos - c_max
         if J_plus <= J_minus + tol:
             j, k, J, leaves = j_min, k_min, J_plus, (-1.0, 1.0)
         else:
             j, k, J, leaves = j_max, k_max, J_minus, (1.0, -1.0)
-        if J < best[3] - tol:
+        if J < best[3] - tol and k < self.n_samples - 1:
             return j, float(self.thresholds[j, k]), leaves, float(max(J, 0.0))
         return best
 
@@ -198,26 +243,27 @@ class SortedColumns:
         w_pos, w_neg = 0.5 * (W + V), 0.5 * (W - V)
         if self.n_samples < 2 or min(w_pos, w_neg) <= 0:  # one sample or a pure node: a leaf
             return constant
-        ws = w[self.order]
+        ws = np.append(w, 0.0)[self.order_blocked]  # blocked layout, see _block_layout
         vs = ws * self._sorted_targets(t)
-        WL = np.cumsum(ws, axis=1, out=ws)[:, :-1]
-        VL = np.cumsum(vs, axis=1, out=vs)[:, :-1]
-        WR, VR = W - WL, V - VL
-        # score = VL²/WL + VR²/WR, in place; an empty side (zero weight) contributes 0
+        WL = self._accumulate(ws)
+        VL = self._accumulate(vs)
+        # score = VL²/WL + VR²/WR, in place; positions ≥ N − 1 (nothing on the right) and
+        # positions between tied values are excluded
         with np.errstate(divide="ignore", invalid="ignore"):
+            WR = W - WL
+            VR = V - VL
             score = np.square(VL)
             score /= WL
             np.square(VR, out=VR)
             VR /= WR
             score += VR
-        if not np.all(w > 0):
+        score[self.excluded_blocked] = -np.inf
+        if not np.all(w > 0):  # an empty side of zero weight: 0/0
             np.nan_to_num(score, copy=False, nan=-np.inf)
-        if self.invalid is not None:
-            score[self.invalid] = -np.inf
-        j, k, best_score = _first_extreme(score, _TIE_TOLERANCE * W, maximise=True)
+        j, k, best_score = self._first_extreme_blocked(score, _TIE_TOLERANCE * W, maximise=True)
         if not np.isfinite(best_score):
             return constant
-        vl = VL[j, k]
+        vl = VL[j, k % self.block, k // self.block]
         vr = V - vl
         leaves = (1.0 if vl > 0 else -1.0, 1.0 if vr > 0 else -1.0)
         # weighted error: in each leaf the minority weight (W_leaf − |V_leaf|)/2

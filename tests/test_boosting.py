@@ -89,6 +89,17 @@ def test_rounds_match_sklearn_samme_with_gini_stumps(seed):
     )
 
 
+@pytest.mark.equation("14.17", "14.18")
+def test_rounds_match_sklearn_on_a_larger_data_set():
+    X, y = noisy_data(21, n=1500, d=6)  # large enough for the stumps' blocked prefix sums
+    sk = SklearnAdaBoost(DecisionTreeClassifier(max_depth=1), n_estimators=25, random_state=0).fit(X, y)
+    ours = AdaBoostClassifier(DecisionStump(criterion="gini"), n_estimators=25).fit(X, y)
+    splits = [(a.feature_, a.threshold_) for a in ours.estimators_]
+    assert splits == [(b.tree_.feature[0], b.tree_.threshold[0]) for b in sk.estimators_]
+    np.testing.assert_allclose(ours.estimator_weights_, sk.estimator_weights_, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
+
+
 @pytest.mark.equation("14.17")
 def test_any_sample_weight_estimator_matches_sklearn_round_by_round():
     X, y = noisy_data(5, n=80)

@@ -127,3 +127,49 @@ def test_bad_input_is_rejected():
 @parametrize_with_checks([DecisionStump(), DecisionStump(criterion="gini")])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def reference_min_error(X, t, w):
+    """Smallest weighted error by one plain cumulative sum per feature (no blocking, no reuse)."""
+    best = min(w[t < 0].sum(), w[t > 0].sum())
+    for j in range(X.shape[1]):
+        order = np.argsort(X[:, j])
+        x, C = X[order, j], np.cumsum((w * t)[order])
+        valid = x[1:] > x[:-1]
+        if valid.any():
+            best = min(best, C[:-1][valid].min() + w[t < 0].sum(), w[t > 0].sum() - C[:-1][valid].max())
+    return best
+
+
+@pytest.mark.equation("14.15")
+@pytest.mark.parametrize("ties", [False, True])
+def test_blocked_prefix_sums_on_large_inputs(ties):
+    rng = np.random.default_rng(7 + ties)
+    n = 3001  # not a multiple of the block length: exercises the padding
+    X = rng.integers(0, 50, size=(n, 3)).astype(float) if ties else rng.normal(size=(n, 3))
+    t = np.where(X[:, 0] + X[:, 1] + rng.normal(scale=2.0, size=n) > X[:, :2].sum(axis=1).mean(), 1.0, -1.0)
+    columns = SortedColumns(X)
+    assert columns.block > 1
+    for _ in range(5):
+        w = rng.exponential(size=n)
+        feature, threshold, leaves, J = columns.best_error_split(t, w)
+        pred = np.where(X[:, feature] > threshold, leaves[1], leaves[0])
+        expected = reference_min_error(X, t, w)
+        np.testing.assert_allclose(J, expected, rtol=1e-12)
+        np.testing.assert_allclose(w[pred != t].sum(), expected, rtol=1e-12)
+    # a pure node and a single informative point: the constant classifier and the extreme split
+    np.testing.assert_allclose(columns.best_error_split(np.ones(n), np.ones(n))[3], 0.0)
+
+
+def test_gini_stump_matches_sklearn_on_large_inputs():
+    rng = np.random.default_rng(11)
+    n = 2500  # large enough for the blocked prefix sums
+    X = rng.normal(size=(n, 5)).astype(np.float32).astype(float)
+    y = (X[:, 1] - 0.5 * X[:, 3] + rng.normal(size=n) > 0).astype(int)
+    assert SortedColumns(X).block > 1
+    for _ in range(5):
+        w = rng.exponential(size=n)
+        ours = DecisionStump(criterion="gini").fit(X, y, sample_weight=w)
+        tree = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y, sample_weight=w)
+        assert (ours.feature_, ours.threshold_) == (tree.tree_.feature[0], tree.tree_.threshold[0])
+        np.testing.assert_array_equal(ours.predict(X), tree.predict(X))
