@@ -21,6 +21,7 @@ import warnings
 from numbers import Integral
 
 import numpy as np
+from scipy.linalg import solve_triangular
 from scipy.special import gammaln
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
@@ -84,12 +85,16 @@ def _check_parameters(means, scales, n_features, scales_name):
         means = means[:, None]
     if means.ndim != 2 or means.shape[1] != n_features:
         raise ValueError(f"means must have shape (n_components, {n_features}), got {np.shape(means)}")
+    if not np.all(np.isfinite(means)):
+        raise ValueError("means must not contain NaN or infinity")
     K = means.shape[0]
     scales = np.asarray(scales, dtype=float)
+    if not np.all(np.isfinite(scales)):
+        raise ValueError(f"{scales_name} must not contain NaN or infinity")
     if scales.ndim == 1:  # one variance (squared scale) per component: isotropic
         if scales.shape[0] != K:
             raise ValueError(f"{scales_name} must have one entry per component ({K}), got {scales.shape[0]}")
-        if np.any(scales <= 0) or not np.all(np.isfinite(scales)):
+        if np.any(scales <= 0):
             raise ValueError(f"{scales_name} must be positive and finite")
         scales = scales[:, None, None] * np.eye(n_features)
     if scales.shape != (K, n_features, n_features):
@@ -97,6 +102,9 @@ def _check_parameters(means, scales, n_features, scales_name):
             f"{scales_name} must have shape (n_components,) or (n_components, {n_features}, {n_features}), "
             f"got {scales.shape}"
         )
+    # Cholesky reads only the lower triangle, so an asymmetric matrix would pass silently.
+    if not np.allclose(scales, np.swapaxes(scales, -1, -2), rtol=1e-10, atol=0.0):
+        raise ValueError(f"{scales_name} must be symmetric positive definite matrices (got an asymmetric one)")
     try:
         chol = np.linalg.cholesky(scales)
     except np.linalg.LinAlgError:
@@ -106,10 +114,10 @@ def _check_parameters(means, scales, n_features, scales_name):
 
 def _mahalanobis_and_logdet(X, means, chol):
     """Squared Mahalanobis distances (N, K) and ln|Σ_k| (K,) from Cholesky factors."""
-    diff = X[:, None, :] - means[None, :, :]  # (N, K, D)
-    # Solve L_k u = (x_n - μ_k) for all k at once; memory N·K·D.
-    u = np.linalg.solve(chol[None, :, :, :], diff[..., None])[..., 0]
-    maha = np.sum(u**2, axis=-1)
+    # (x - μ_k)ᵀ Σ_k⁻¹ (x - μ_k) = |u|² with L_k u = x - μ_k: one triangular solve per component.
+    maha = np.column_stack(
+        [np.sum(solve_triangular(L, (X - mu).T, lower=True) ** 2, axis=0) for mu, L in zip(means, chol)]
+    ).reshape(X.shape[0], len(means))
     logdet = 2.0 * np.sum(np.log(np.diagonal(chol, axis1=-2, axis2=-1)), axis=-1)
     return maha, logdet
 
@@ -168,6 +176,15 @@ def component_log_densities(X, means, scales, family="gaussian"):
     if family == "cauchy":
         return cauchy_log_densities(X, means, scales)
     raise ValueError(f"family must be one of {_FAMILIES}, got {family!r}")
+
+
+def _weights_and_log_densities(X, weights, means, scales, family):
+    """Checked mixing coefficients π_k and the (N, K) array ln p(x_n | k) of a mixture."""
+    weights = _check_weights(weights)
+    n_means = np.shape(means)[0] if np.ndim(means) else 0
+    if n_means != weights.size:
+        raise ValueError(f"means must have one row per component ({weights.size} weights), got shape {np.shape(means)}")
+    return weights, component_log_densities(X, means, scales, family)
 
 
 # ----------------------------------------------------------------------------- (14.2)-(14.5)
@@ -238,8 +255,7 @@ def mixture_log_density(X, weights, means, scales, family="gaussian"):
     -------
     ndarray of shape (n_samples,)
     """
-    weights = _check_weights(weights)
-    return log_marginal(weights, component_log_densities(X, means, scales, family))
+    return log_marginal(*_weights_and_log_densities(X, weights, means, scales, family))
 
 
 @implements("14.4")
@@ -292,8 +308,7 @@ def log_model_evidence(X, weights, means, scales, family="gaussian"):
     -------
     float
     """
-    weights = _check_weights(weights)
-    return mixture_log_likelihood(weights, component_log_densities(X, means, scales, family))
+    return mixture_log_likelihood(*_weights_and_log_densities(X, weights, means, scales, family))
 
 
 def _check_prior(prior, n_models):
@@ -310,6 +325,15 @@ def _check_evidences(log_evidences):
     if np.any(np.isnan(log_evidences)) or np.any(log_evidences == np.inf):
         raise ValueError("log_evidences must not contain NaN or +inf")
     return log_evidences
+
+
+def _check_point_densities(log_point_densities):
+    log_p = np.asarray(log_point_densities, dtype=float)
+    if log_p.ndim != 2 or log_p.shape[1] == 0:
+        raise ValueError(f"log_point_densities must have shape (n_samples, n_models), got {log_p.shape}")
+    if np.any(np.isnan(log_p)) or np.any(log_p == np.inf):
+        raise ValueError("log_point_densities must not contain NaN or +inf")
+    return log_p
 
 
 @implements("14.6")
@@ -348,6 +372,8 @@ def log_model_posterior(log_evidences, prior=None):
     """
     log_evidences = _check_evidences(log_evidences)
     joint = log_evidences + _check_prior(prior, log_evidences.shape[-1])
+    if np.any(np.all(joint == -np.inf, axis=-1)):
+        raise ValueError("log_evidences: p(X | h) p(h) is zero for every model h, so p(h | X) is undefined")
     return joint - logsumexp(joint, axis=-1, keepdims=True)
 
 
@@ -369,10 +395,7 @@ def model_posterior_path(log_point_densities, prior=None):
     ndarray of shape (n_samples, n_models)
         Row n − 1 holds ln p(h | x_1, ..., x_n).
     """
-    log_p = np.asarray(log_point_densities, dtype=float)
-    if log_p.ndim != 2:
-        raise ValueError(f"log_point_densities must have shape (n_samples, n_models), got {log_p.shape}")
-    return log_model_posterior(np.cumsum(log_p, axis=0), prior)
+    return log_model_posterior(np.cumsum(_check_point_densities(log_point_densities), axis=0), prior)
 
 
 def combination_responsibilities(log_point_densities, weights):
@@ -391,7 +414,7 @@ def combination_responsibilities(log_point_densities, weights):
     ndarray of shape (n_samples, n_models)
         Each row sums to one.
     """
-    joint = log_joint(weights, log_point_densities)
+    joint = log_joint(weights, _check_point_densities(log_point_densities))
     return np.exp(joint - logsumexp(joint, axis=-1, keepdims=True))
 
 
@@ -421,9 +444,11 @@ def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, ini
     ConvergenceWarning
         If ``max_iter`` iterations did not reach ``tol``.
     """
-    log_p = np.asarray(log_point_densities, dtype=float)
-    if log_p.ndim != 2 or log_p.shape[0] == 0:
-        raise ValueError(f"log_point_densities must have shape (n_samples, n_models), got {log_p.shape}")
+    log_p = _check_point_densities(log_point_densities)
+    if log_p.shape[0] == 0:
+        raise ValueError("log_point_densities must have at least one row (point)")
+    if np.any(np.all(log_p == -np.inf, axis=1)):
+        raise ValueError("log_point_densities: some point has zero density under every model (a row of -inf)")
     if not isinstance(max_iter, Integral) or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
     H = log_p.shape[1]

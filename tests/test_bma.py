@@ -239,3 +239,46 @@ def test_bad_input():
         warnings.simplefilter("error")
         # ln 0 for a zero weight is fine: that component simply never contributes.
         assert np.all(np.isfinite(log_marginal([1.0, 0.0, 0.0], log_p)))
+
+
+def test_bad_parameters_are_rejected_not_propagated():
+    """Asymmetric or non-finite covariances and NaN means used to give silent NaN/-inf or wrong densities."""
+    X = _points(5)
+    asymmetric = np.array([[[1.0, 5.0], [0.0, 1.0]]])  # Cholesky reads only the lower triangle
+    with pytest.raises(ValueError, match="covariances must be symmetric positive definite"):
+        gaussian_log_densities(X, [[0.0, 0.0]], asymmetric)
+    with pytest.raises(ValueError, match="scales must be symmetric positive definite"):
+        cauchy_log_densities(X, [[0.0, 0.0]], asymmetric)
+    with pytest.raises(ValueError, match="covariances must not contain NaN or infinity"):
+        gaussian_log_densities(X, [[0.0, 0.0]], np.array([[[np.nan, 0.0], [0.0, 1.0]]]))
+    with pytest.raises(ValueError, match="covariances must not contain NaN or infinity"):
+        gaussian_log_densities(X, [[0.0, 0.0]], np.array([[[np.inf, 0.0], [0.0, 1.0]]]))
+    with pytest.raises(ValueError, match="means must not contain NaN or infinity"):
+        gaussian_log_densities(X, [[np.nan, 0.0]], [1.0])
+    # A mismatch between weights and means names the means, not an internal array.
+    with pytest.raises(ValueError, match=r"means must have one row per component \(2 weights\)"):
+        mixture_log_density(X, [0.5, 0.5], [[0.0, 0.0]], [1.0])
+    with pytest.raises(ValueError, match=r"means must have one row per component \(3 weights\)"):
+        log_model_evidence(X, WEIGHTS, MEANS_2D[:2], COVS_2D[:2])
+
+
+@pytest.mark.equation("14.6")
+def test_posterior_undefined_when_every_model_gives_zero_probability():
+    assert log_bma_marginal([-np.inf, -np.inf]) == -np.inf  # p(X) = 0 is a valid answer ...
+    with pytest.raises(ValueError, match="zero for every model"):  # ... p(h | X) = 0/0 is not
+        log_model_posterior([-np.inf, -np.inf])
+    with pytest.raises(ValueError, match="zero for every model"):
+        log_model_posterior([-np.inf, 0.0], prior=[1.0, 0.0])
+    # One model ruled out is fine: the other takes all the mass.
+    np.testing.assert_array_equal(np.exp(log_model_posterior([-np.inf, -3.0])), [0.0, 1.0])
+
+
+def test_point_density_inputs_are_checked_under_their_own_name():
+    with pytest.raises(ValueError, match="log_point_densities must not contain NaN"):
+        fit_combination_weights(np.array([[0.0, np.nan]]))
+    with pytest.raises(ValueError, match="log_point_densities must not contain NaN"):
+        model_posterior_path(np.array([[0.0, np.nan]]))
+    with pytest.raises(ValueError, match="log_point_densities must not contain NaN"):
+        combination_responsibilities(np.array([[0.0, np.nan]]), [0.5, 0.5])
+    with pytest.raises(ValueError, match="zero density under every model"):
+        fit_combination_weights(np.array([[0.0, -1.0], [-np.inf, -np.inf]]))
