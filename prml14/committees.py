@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone, is_regressor
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import check_random_state
@@ -159,6 +159,8 @@ def committee_prediction(predictions, weights=None):
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (Y.shape[0],):
         raise ValueError(f"weights must have shape (n_members,) = ({Y.shape[0]},), got {weights.shape}")
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("weights must not contain NaN or infinity")
     return np.tensordot(weights, Y, axes=1)
 
 
@@ -294,8 +296,9 @@ def _fit_member(estimator, X, y, indices, sample_weight, seed, use_counts):
     by how often it was drawn (times its ``sample_weight``): for estimators whose sample weights
     act as repetition counts this is the same fit as on the repeated rows, on fewer rows.
     """
-    if "random_state" in estimator.get_params(deep=False):
-        estimator.set_params(random_state=seed)
+    # Seed every random_state of the member, nested ones included (a tree inside a Pipeline).
+    nested = [key for key in estimator.get_params(deep=True) if key == "random_state" or key.endswith("__random_state")]
+    estimator.set_params(**dict.fromkeys(nested, seed))
     if use_counts:
         rows, counts = np.unique(indices, return_counts=True)
         weight = counts.astype(float) if sample_weight is None else counts * sample_weight[rows]
@@ -319,10 +322,24 @@ class _BaseBagging(BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def _default_estimator(self):  # pragma: no cover - overridden
-        raise NotImplementedError
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y, sample_weight=None):
+        """Fit M members on bootstrap samples of (X, y).
 
-    def _fit(self, X, y, sample_weight):
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Passed on (restricted to each bootstrap sample) to members that accept it.
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, y_numeric=is_regressor(self))
+        self.estimator_ = self._default_estimator() if self.estimator is None else self.estimator
+        y = self._check_targets_and_estimator(y)
         use_counts = has_fit_parameter(self.estimator_, "sample_weight")
         if sample_weight is not None:
             if not use_counts:
@@ -331,13 +348,8 @@ class _BaseBagging(BaseEstimator):
                     "does not accept sample_weight in fit"
                 )
             sample_weight = _check_sample_weight(sample_weight, X)
-        n_samples = X.shape[0]
-        if isinstance(self.max_samples, Integral) and self.max_samples > n_samples:
-            raise ValueError(
-                f"max_samples must be <= n_samples={n_samples} when an int, got {self.max_samples}"
-            )
         rng = check_random_state(self.random_state)
-        indices = bootstrap_indices(n_samples, self.n_estimators, self.max_samples, rng)
+        indices = bootstrap_indices(X.shape[0], self.n_estimators, self.max_samples, rng)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(_fit_member)(clone(self.estimator_), X, y, indices[m], sample_weight, seeds[m], use_counts)
@@ -426,24 +438,13 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         self.n_jobs = n_jobs
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y, sample_weight=None):
-        """Fit M members on bootstrap samples of (X, y).
+    fit = _BaseBagging.fit  # listed on this class's API page too (autodoc skips inherited methods)
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        sample_weight : array-like of shape (n_samples,), default=None
-            Passed on (restricted to each bootstrap sample) to members that accept it.
+    def _default_estimator(self):
+        return DecisionTreeRegressor()
 
-        Returns
-        -------
-        self
-        """
-        X, y = validate_data(self, X, y, y_numeric=True)
-        self.estimator_ = DecisionTreeRegressor() if self.estimator is None else self.estimator
-        return self._fit(X, y, sample_weight)
+    def _check_targets_and_estimator(self, y):
+        return y
 
     def _set_oob(self, X, y):
         pred, has = self._oob_average(X, lambda est, Xs: est.predict(Xs))
@@ -523,31 +524,21 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         self.n_jobs = n_jobs
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y, sample_weight=None):
-        """Fit M members on bootstrap samples of (X, y).
+    fit = _BaseBagging.fit  # listed on this class's API page too (autodoc skips inherited methods)
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        sample_weight : array-like of shape (n_samples,), default=None
-            Passed on (restricted to each bootstrap sample) to members that accept it.
+    def _default_estimator(self):
+        return DecisionTreeClassifier()
 
-        Returns
-        -------
-        self
-        """
-        X, y = validate_data(self, X, y)
+    def _check_targets_and_estimator(self, y):
+        """Encode the labels as 0, ..., n_classes − 1 (``classes_``); soft voting needs predict_proba."""
         check_classification_targets(y)
-        self.classes_, y_encoded = np.unique(y, return_inverse=True)
-        self.estimator_ = DecisionTreeClassifier() if self.estimator is None else self.estimator
         if self.voting == "soft" and not hasattr(self.estimator_, "predict_proba"):
             raise TypeError(
                 f"voting='soft' needs an estimator with predict_proba; {type(self.estimator_).__name__} "
                 "has none (use voting='hard')"
             )
-        return self._fit(X, y_encoded, sample_weight)
+        self.classes_, y_encoded = np.unique(y, return_inverse=True)
+        return y_encoded
 
     def _member_votes(self, estimator, X):
         """One member's (n_samples, n_classes) contribution: probabilities or a one-hot vote."""

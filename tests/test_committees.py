@@ -9,6 +9,8 @@ from sklearn.ensemble import BaggingRegressor as SkBaggingRegressor
 from sklearn.linear_model import LinearRegression, LogisticRegression, Perceptron
 from sklearn.metrics import mean_squared_error
 from sklearn.neighbors import KNeighborsRegressor
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -367,7 +369,7 @@ def test_sample_weight_is_passed_to_the_members(regression):
         ({"max_samples": 1.5}, "max_samples"),
         ({"max_samples": 0.0}, "max_samples"),
         ({"max_samples": 0}, "max_samples"),
-        ({"max_samples": 10_000}, r"max_samples must be <= n_samples=200"),
+        ({"max_samples": 10_000}, r"max_samples must be in \[1, n_samples=200\] when an int"),
         ({"estimator": "tree"}, "estimator"),
     ],
 )
@@ -398,3 +400,38 @@ def test_bad_data(regression):
     fitted = BaggingRegressor(n_estimators=2).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         fitted.predict(X[:, :3])
+
+
+def test_nested_random_states_are_seeded(regression):
+    """A random member inside a Pipeline used to keep random_state=None: two fits differed."""
+    X, y = regression
+    member = make_pipeline(StandardScaler(), DecisionTreeRegressor(max_features=1))
+    a = BaggingRegressor(member, n_estimators=5, random_state=0).fit(X, y)
+    b = BaggingRegressor(member, n_estimators=5, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+    seeds = [est.get_params()["decisiontreeregressor__random_state"] for est in a.estimators_]
+    assert all(isinstance(s, (int, np.integer)) for s in seeds) and len(set(seeds)) == 5
+    assert member.get_params()["decisiontreeregressor__random_state"] is None  # the template is untouched
+
+
+@pytest.mark.parametrize("voting", ["soft", "hard"])
+def test_classifier_oob_decision_function_by_hand(voting):
+    X, y = make_classification(n_samples=120, n_features=5, n_classes=3, n_informative=3, random_state=2)
+    clf = BaggingClassifier(n_estimators=25, voting=voting, oob_score=True, random_state=0).fit(X, y)
+    mask = out_of_bag_mask(clf.estimators_samples_, len(X))
+    total = np.zeros((len(X), 3))
+    for est, oob in zip(clf.estimators_, mask):
+        if voting == "soft":
+            proba = np.zeros((oob.sum(), 3))
+            proba[:, est.classes_.astype(int)] = est.predict_proba(X[oob])
+            total[oob] += proba
+        else:
+            total[np.flatnonzero(oob), est.predict(X[oob]).astype(int)] += 1
+    hand = total / mask.sum(axis=0)[:, None]
+    np.testing.assert_allclose(clf.oob_decision_function_, hand, rtol=1e-12)
+    assert clf.oob_score_ == pytest.approx(np.mean(np.argmax(hand, axis=1) == y))
+
+
+def test_committee_prediction_rejects_non_finite_weights():
+    with pytest.raises(ValueError, match="weights must not contain NaN"):
+        committee_prediction(np.ones((2, 3)), [np.nan, 1.0])
