@@ -386,6 +386,10 @@ class _Builder:
         # channels summed along the sorted orders; with equal weights the weight channel of a
         # regression is implied by the positions
         chan = stats[1:] if (regression and unit_weight is not None) else stats
+        # rows of zero weight still sit between thresholds, but a child made only of them has no
+        # value (0/0): with such rows, count the positive-weight rows on each side, exactly
+        w_all = stats[0] if regression else stats.sum(axis=0)
+        positive = (w_all > 0).astype(np.int32) if np.any(w_all == 0) else None
         seg_node, seg_start, seg_len = ids[splittable], np.array([0]), np.array([N])
         seg_imp, seg_W = imp[splittable], W[splittable]
         depth = 0
@@ -426,6 +430,12 @@ class _Builder:
             invalid[:, seg_end - 1] = True
             if msl > 1:
                 invalid |= (n_left < msl) | (n_right < msl)
+            if positive is not None:
+                pos_left = np.cumsum(positive[order], axis=1)
+                before = pos_left[:, seg_start] - positive[order[:, seg_start]]  # (D, S)
+                pos_left -= before[:, seg_id]
+                pos_total = pos_left[:, seg_end - 1]  # (D, S), the same in every row
+                invalid |= (pos_left == 0) | (pos_left == pos_total[:, seg_id])
             if self.min_weight_leaf > 0:
                 if WL is None:
                     WL, WR = unit_weight * n_left, unit_weight * n_right
@@ -731,8 +741,14 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if w.sum() <= 0:
             raise ValueError("sample_weight must have a positive sum")
+        # grow on targets centred at their weighted mean: the same cuts (a shift of t changes
+        # S_L²/N_L + S_R²/N_R by a constant per node) without losing the node variances to
+        # cancellation in Σwt²/N_τ − y_τ² when the mean is large compared with the spread
+        offset = np.dot(w, y) / w.sum()
+        y = y - offset
         stats = np.vstack([w, w * y])
         tree = self._grow(X, stats, w * y * y, w, "squared_error")
+        tree.value += offset
         return self._finish_fit(tree)
 
     def predict(self, X):
