@@ -11,6 +11,21 @@ same routine for their gates and logistic experts.
 Sign convention (errata of (14.52)): here, as in the corrected book, **H denotes the negative
 Hessian of Q**, H = −∇∇Q = Σ_n γ_n y_n(1 − y_n) φ_n φ_nᵀ, which is positive semi-definite, and
 the Newton step that *increases* Q is w ← w + H⁻¹ ∇Q.
+
+Which weights the ridge penalty ``l2`` shrinks (deliberately different in the two routines):
+
+* :func:`weighted_logistic_irls` penalises **every** weight, the bias included. Its penalty is
+  there to keep the optimum finite, and a mixture component (or logistic expert) can end up
+  responsible only for points of one class; then the bias alone runs to ±∞ and only a penalty
+  on the bias stops it. It also matches scikit-learn's ``LogisticRegression(C=1/l2)`` on a
+  design matrix with a column of ones.
+* :func:`weighted_softmax_irls` (the gates) leaves the bias row **unpenalised**. A gate's bias
+  plays the part of ln π_k: its optimum is finite as long as every child keeps some
+  responsibility (for a child with none, a gate tending to zero is the right answer, and the
+  Newton loop stops once the possible gain is below ``tol``), and shrinking it would pull the
+  gates towards equal proportions. With constant gates (basis φ = 1) the
+  unpenalised update is exactly the closed form π_k = (1/N) Σ_n γ_nk of (14.38), for any
+  ``l2``.
 """
 
 from __future__ import annotations
@@ -131,9 +146,9 @@ def _newton_direction(H, g):
             jitter = 1e-10 * scale if jitter == 0.0 else 10.0 * jitter
             continue
         z = np.linalg.solve(L, g)  # triangular systems are small (n_basis × n_basis)
-        return np.linalg.solve(L.T, z), jitter
+        return np.linalg.solve(L.T, z)
     # Should not happen: the jitter has reached 1e9 × scale. Fall back to a gradient step.
-    return g / (jitter or 1.0), jitter
+    return g / (jitter or 1.0)
 
 
 def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100, tol=1e-8):
@@ -215,7 +230,7 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
         g = Phi.T @ (weights * (t - y)) - l2 * w  # (14.51) minus the penalty's gradient
         s_n = weights * y * (1.0 - y)
         H = (Phi * s_n[:, None]).T @ Phi + l2 * eye  # (14.52) plus l2 I
-        step, _ = _newton_direction(H, g)
+        step = _newton_direction(H, g)
         if not np.all(np.isfinite(step)):
             break
         d = Phi @ step
@@ -443,7 +458,7 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
     objective = _softmax_objective(Phi, T, W, weights, l2)
     for n_iter in range(int(max_iter) + 1):
         g = _softmax_gradient(Phi, T, W, weights, l2).T.ravel()
-        d, _ = _newton_direction(_softmax_negative_hessian(Phi, W, weights, l2), g)
+        d = _newton_direction(_softmax_negative_hessian(Phi, W, weights, l2), g)
         if not np.all(np.isfinite(d)):
             return W, n_iter, False
         if 0.5 * float(g @ d) <= threshold:

@@ -140,3 +140,35 @@ def test_bad_inputs_are_rejected():
         weighted_logistic_irls(Phi, t[:-1], gamma)
     with pytest.raises(ValueError, match="l2 must be non-negative"):
         weighted_logistic_irls(Phi, t, gamma, l2=-1.0)
+
+
+@pytest.mark.equation("14.51", "14.52")
+def test_one_irls_step_is_the_newton_step_with_the_gamma_weighted_hessian():
+    # The fixed point of IRLS only needs a right gradient; the *path* proves the Hessian used
+    # inside the loop carries γ_n: one step must be w + H⁻¹ ∇Q with H = (14.52).
+    Phi, t, gamma, _ = _problem(10, n=120)
+    w_opt, _, _ = weighted_logistic_irls(Phi, t, gamma)
+    w0 = w_opt + np.array([0.3, -0.2, 0.1])  # close enough for the full step to be accepted
+    g, H = q_gradient(w0, Phi, t, gamma), q_negative_hessian(w0, Phi, t, gamma)
+    newton = w0 + np.linalg.solve(H, g)
+    assert weighted_logistic_objective(newton, Phi, t, gamma) > weighted_logistic_objective(w0, Phi, t, gamma)
+    w1, n_iter, _ = weighted_logistic_irls(Phi, t, gamma, w0, max_iter=1)
+    assert n_iter == 1
+    np.testing.assert_allclose(w1, newton, rtol=1e-12, atol=1e-14)
+    # the bug "γ missing from the Hessian" takes a different step
+    unweighted = w0 + np.linalg.solve(q_negative_hessian(w0, Phi, t, np.ones_like(gamma)), g)
+    assert np.max(np.abs(w1 - unweighted)) > 1e-2
+
+
+def test_bias_is_penalised_so_a_one_class_component_stays_finite():
+    # A component responsible only for points of one class: the bias alone diverges. Without a
+    # penalty IRLS reports non-convergence; the penalty on every weight (bias included) gives
+    # the finite optimum, the same as scikit-learn's LogisticRegression(C=1/l2) on Φ.
+    rng = np.random.default_rng(11)
+    Phi = np.column_stack([np.ones(30), rng.normal(size=30)])
+    t, gamma = np.ones(30), rng.uniform(0.2, 1.0, 30)
+    _, _, converged = weighted_logistic_irls(Phi, t, gamma, max_iter=60)
+    assert not converged
+    w, _, converged = weighted_logistic_irls(Phi, t, gamma, l2=1e-2)
+    assert converged and 0 < w[0] < 20
+    np.testing.assert_allclose(q_gradient(w, Phi, t, gamma) - 1e-2 * w, 0.0, atol=1e-8)

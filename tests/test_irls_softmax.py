@@ -153,3 +153,32 @@ def test_zero_weight_samples_are_ignored():
 def test_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         weighted_softmax_irls(**kwargs)
+
+
+def test_one_step_is_the_full_block_newton_step():
+    Phi, T, weights, _, *_ = _problem(7)
+    W_opt, _, _ = weighted_softmax_irls(Phi, T, weights, tol=1e-12)
+    W0 = W_opt.copy()
+    W0[:, 1:] += 0.15 * np.random.default_rng(7).normal(size=(Phi.shape[1], T.shape[1] - 1))
+    g = softmax_q_gradient(Phi, T, W0, weights).T.ravel()
+    H = softmax_q_negative_hessian(Phi, W0, weights)
+    expected = W0.copy()
+    expected[:, 1:] += np.linalg.solve(H, g).reshape(T.shape[1] - 1, Phi.shape[1]).T
+    W1, n_iter, _ = weighted_softmax_irls(Phi, T, weights, W0, max_iter=1)
+    assert n_iter == 1
+    np.testing.assert_allclose(W1, expected, rtol=1e-10, atol=1e-12)
+    # the sample weights are in the Hessian: dropping them gives another step
+    H_unweighted = softmax_q_negative_hessian(Phi, W0)
+    other = W0[:, 1:] + np.linalg.solve(H_unweighted, g).reshape(T.shape[1] - 1, Phi.shape[1]).T
+    assert np.max(np.abs(W1[:, 1:] - other)) > 1e-2
+
+
+@pytest.mark.parametrize("l2", [0.0, 10.0])
+def test_constant_gates_give_the_mean_soft_targets_whatever_the_penalty(l2):
+    # The bias is unpenalised: with basis φ = 1 the gate M-step is the closed form (14.38),
+    # π_k = Σ_n r_n T_nk / Σ_n r_n, for any l2 (a penalised bias would shrink π towards 1/K).
+    _, T, weights, *_ = _problem(8)
+    ones = np.ones((len(T), 1))
+    W, _, converged = weighted_softmax_irls(ones, T, weights, l2=l2, tol=1e-14)
+    assert converged
+    np.testing.assert_allclose(softmax(W[0]), weights @ T / weights.sum(), rtol=1e-10)
