@@ -72,7 +72,8 @@ class PruningPath:
     Attributes
     ----------
     lambdas : ndarray of shape (n_steps + 1,)
-        0 followed by the g value of every collapse, in order (non-decreasing).
+        0 followed by the g value of every collapse, in order (non-decreasing, never negative:
+        a g a rounding error below 0 is recorded as 0).
     costs : ndarray of shape (n_steps + 1,)
         Σ_τ Q_τ of the subtree after each collapse (the first entry: the full tree).
     n_leaves : ndarray of shape (n_steps + 1,)
@@ -165,7 +166,7 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
             nl[a] -= d_leaves
             Rb[a] += d_cost
             a = parent[a]
-        lambdas.append(g)
+        lambdas.append(max(g, 0.0))  # g < 0 only by rounding: collapsing never lowers Σ_τ Q_τ
         costs.append(Rb[0])
         leaves.append(nl[0])
         collapsed.append(t)

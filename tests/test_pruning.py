@@ -3,6 +3,7 @@ import itertools
 import numpy as np
 import pytest
 from sklearn import tree as sk_tree
+from sklearn.model_selection import KFold, StratifiedKFold
 
 from prml14 import (
     DecisionTreeClassifier,
@@ -96,11 +97,25 @@ def test_path_costs_are_the_leaf_sums_of_squares():
     path = weakest_link_path(model.tree_, model._pruning_costs(model.tree_))
     assert np.all(np.diff(path.lambdas) >= -1e-12) and np.all(np.diff(path.n_leaves) < 0)
     for step in [0, 5, 50, len(path.collapsed) // 2, len(path.collapsed)]:
-        pruned = DecisionTreeRegressor(ccp_lambda=path.lambdas[step] * (1 + 1e-9)).fit(X, t)
-        assert pruned.get_n_leaves() <= path.n_leaves[step]
-        assert leaf_sse(pruned, X, t) == pytest.approx(
-            path.costs[np.searchsorted(path.n_leaves[::-1], pruned.get_n_leaves()) * -1 - 1], rel=1e-9
-        )
+        lam = path.lambdas[step] * (1 + 1e-9)
+        pruned = DecisionTreeRegressor(ccp_lambda=lam).fit(X, t)
+        last = np.flatnonzero(path.lambdas <= lam)[-1]  # every collapse with g <= λ is done
+        assert pruned.get_n_leaves() == path.n_leaves[last]
+        assert leaf_sse(pruned, X, t) == pytest.approx(path.costs[last], rel=1e-9)
+
+
+@pytest.mark.parametrize("pruning_criterion", ["misclassification", "same"])
+def test_breakpoints_are_never_negative(pruning_criterion):
+    # tied inputs: many splits change no majority vote, so g = 0 up to rounding (once -2e-16,
+    # which ccp_lambda then refused)
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 4, size=(300, 3)).astype(float)
+    y = rng.integers(0, 3, size=300)
+    est = DecisionTreeClassifier(pruning_criterion=pruning_criterion)
+    path = est.cost_complexity_pruning_path(X, y)
+    assert path["ccp_lambdas"].min() >= 0 and np.all(np.diff(path["ccp_lambdas"]) >= 0)
+    for lam in path["ccp_lambdas"][:5]:
+        est.set_params(ccp_lambda=lam).fit(X, y)
 
 
 def test_classifier_prunes_with_misclassification_by_default():
@@ -124,5 +139,25 @@ def test_cross_validation_helper():
     assert model.get_n_leaves() < DecisionTreeRegressor().fit(X, t).get_n_leaves()
     again = cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t, cv=5, random_state=0)
     np.testing.assert_array_equal(again["cv_error"], res["cv_error"])
+    # oracle: refit a pruned tree in every fold for a few candidates and score it directly
+    folds = list(KFold(5, shuffle=True, random_state=0).split(X))
+    for c in range(0, len(res["lambdas"]), 7):
+        errors = [
+            np.mean((DecisionTreeRegressor(ccp_lambda=res["lambdas"][c]).fit(X[tr], t[tr]).predict(X[te]) - t[te]) ** 2)
+            for tr, te in folds
+        ]
+        assert res["cv_error"][c] == pytest.approx(np.mean(errors), rel=1e-12)
+        assert res["cv_std"][c] == pytest.approx(np.std(errors, ddof=1), rel=1e-9)
     with pytest.raises(ValueError, match="cv must be an integer >= 2"):
         cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t, cv=1)
+
+
+def test_cross_validation_helper_for_classifiers_refits_each_fold():
+    X, y, _ = tie_free_classification(n=300, k=2)
+    est = DecisionTreeClassifier(criterion="entropy", max_depth=6)
+    res = cross_validate_ccp_lambda(est, X, y, cv=4, n_lambdas=8, random_state=1)
+    assert res["lambdas"].size <= 8 and res["lambdas"][0] == 0.0
+    folds = list(StratifiedKFold(4, shuffle=True, random_state=1).split(X, y))
+    for lam, cv_error in zip(res["lambdas"], res["cv_error"]):
+        errors = [np.mean(est.set_params(ccp_lambda=lam).fit(X[tr], y[tr]).predict(X[te]) != y[te]) for tr, te in folds]
+        assert cv_error == pytest.approx(np.mean(errors), rel=1e-12)
