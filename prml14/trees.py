@@ -113,6 +113,12 @@ def sum_of_squares(t, sample_weight=None):
     return float(np.dot(w, (t - leaf_value(t, w)) ** 2))
 
 
+def _xlogx(a):
+    """a ln a elementwise, with 0 ln 0 = 0."""
+    positive = a > 0
+    return np.where(positive, a * np.log(np.where(positive, a, 1.0)), 0.0)
+
+
 def _check_proportions(p):
     p = np.asarray(p, dtype=float)
     if p.ndim == 0:
@@ -138,10 +144,7 @@ def cross_entropy_impurity(p):
     -------
     ndarray of shape (...)
     """
-    p = _check_proportions(p)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
-    return -terms.sum(axis=-1)
+    return -_xlogx(_check_proportions(p)).sum(axis=-1)
 
 
 @implements("14.33")
@@ -302,7 +305,7 @@ def _node_impurity(criterion, sums, sq_sum=None):
         return 1.0 - np.sum(p * p, axis=0)
     if criterion == "entropy":
         with np.errstate(divide="ignore", invalid="ignore"):
-            return -np.sum(np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0), axis=0)
+            return -np.sum(_xlogx(p), axis=0)
     return 1.0 - p.max(axis=0)  # misclassification
 
 
@@ -319,11 +322,7 @@ def _proxy(criterion, left, right):
         if criterion == "gini":
             return np.sum(left * left, axis=0) / WL + np.sum(right * right, axis=0) / WR
         if criterion == "entropy":
-
-            def xlogx(a):
-                return np.where(a > 0, a * np.log(np.where(a > 0, a, 1.0)), 0.0)
-
-            return np.sum(xlogx(left), axis=0) - xlogx(WL) + np.sum(xlogx(right), axis=0) - xlogx(WR)
+            return np.sum(_xlogx(left), axis=0) - _xlogx(WL) + np.sum(_xlogx(right), axis=0) - _xlogx(WR)
         return left.max(axis=0) + right.max(axis=0)  # misclassification
 
 
@@ -738,9 +737,8 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         """Grow the tree on (X, y), then prune it with ``ccp_lambda``."""
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_all_finite=True)
         y = np.asarray(y, dtype=np.float64)
+        # also refuses negative weights and weights that are all zero
         w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if w.sum() <= 0:
-            raise ValueError("sample_weight must have a positive sum")
         # grow on targets centred at their weighted mean: the same cuts (a shift of t changes
         # S_L²/N_L + S_R²/N_R by a constant per node) without losing the node variances to
         # cancellation in Σwt²/N_τ − y_τ² when the mean is large compared with the spread
@@ -814,9 +812,8 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True)
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
+        # also refuses negative weights and weights that are all zero
         w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if w.sum() <= 0:
-            raise ValueError("sample_weight must have a positive sum")
         K = self.classes_.size
         stats = np.zeros((K, X.shape[0]))
         stats[y_enc, np.arange(X.shape[0])] = w
