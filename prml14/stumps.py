@@ -73,6 +73,10 @@ def binary_targets(y):
 #: the cumulative sums (~1e-17) would decide between exactly tied stumps.
 _TIE_TOLERANCE = 1e-13
 
+#: scikit-learn's splitter never cuts between consecutive float32 values this close
+#: (``FEATURE_THRESHOLD`` in ``sklearn/tree/_partitioner.pxd``); the gini mode follows it.
+_SKLEARN_FEATURE_THRESHOLD = np.float32(1e-7)
+
 #: Block length of the blocked prefix sums used by the error criterion (for N ≥ 64·_BLOCK).
 _BLOCK = 16
 
@@ -94,6 +98,9 @@ class SortedColumns:
     invalid : ndarray of bool of shape (n_features, n_samples - 1) or None
         Positions between tied values, where no threshold separates the points; ``None`` when
         there are no ties at all.
+    near_tie : ndarray of bool of shape (n_features, n_samples - 1)
+        Positions that scikit-learn's splitter skips: the two values, cast to float32, differ
+        by at most 1e-7 (its ``FEATURE_THRESHOLD``). Only the gini mode excludes them.
     """
 
     def __init__(self, X):
@@ -110,6 +117,8 @@ class SortedColumns:
         self.thresholds = thresholds
         invalid = ~(hi > lo)
         self.invalid = invalid if invalid.any() else None
+        lo32, hi32 = lo.astype(np.float32), hi.astype(np.float32)
+        self.near_tie = ~(hi32 > lo32 + _SKLEARN_FEATURE_THRESHOLD)  # in float32, as sklearn
         self._t = None
         self._t_sorted = None
         self._block_layout()
@@ -130,7 +139,7 @@ class SortedColumns:
         self.block = B
         self.order_blocked = np.ascontiguousarray(padded.reshape(d, L, B).transpose(0, 2, 1))
         excluded = np.ones((d, L * B), dtype=bool)  # positions ≥ N − 1: all points on the left
-        excluded[:, : n - 1] = False if self.invalid is None else self.invalid
+        excluded[:, : n - 1] = self.near_tie  # the gini mode's candidates are sklearn's
         self.excluded_blocked = np.ascontiguousarray(excluded.reshape(d, L, B).transpose(0, 2, 1))
         if self.invalid is None:
             self.invalid_blocked = None
@@ -230,7 +239,8 @@ class SortedColumns:
         With W_L, W_R the weights left and right of a split and V_L, V_R the sums of w t there,
         the weighted child impurity W_L G_L + W_R G_R equals W/2 − (V_L²/W_L + V_R²/W_R)/2, so
         the best split maximises V_L²/W_L + V_R²/W_R. Each leaf predicts its weighted majority
-        (−1 on a tie, like scikit-learn's argmax over the sorted classes).
+        (−1 on a tie, like scikit-learn's argmax over the sorted classes). Like scikit-learn,
+        it never splits between values whose float32 casts differ by 1e-7 or less.
 
         Returns
         -------
@@ -248,7 +258,7 @@ class SortedColumns:
         WL = self._accumulate(ws)
         VL = self._accumulate(vs)
         # score = VL²/WL + VR²/WR, in place; positions ≥ N − 1 (nothing on the right) and
-        # positions between tied values are excluded
+        # positions between (near-)tied values are excluded
         with np.errstate(divide="ignore", invalid="ignore"):
             WR = W - WL
             VR = V - VL
@@ -333,6 +343,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
             raise ValueError("sample_weight must have a positive sum")
         if not keep.all():
             X, t, w = X[keep], t[keep], w[keep]
+        w = w / w.max()  # the split and ε do not depend on the scale; huge weights would overflow
         return self._fit_sorted(SortedColumns(X), t, w)
 
     def _fit_sorted(self, columns, t, w):

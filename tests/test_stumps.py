@@ -173,3 +173,37 @@ def test_gini_stump_matches_sklearn_on_large_inputs():
         tree = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y, sample_weight=w)
         assert (ours.feature_, ours.threshold_) == (tree.tree_.feature[0], tree.tree_.threshold[0])
         np.testing.assert_array_equal(ours.predict(X), tree.predict(X))
+
+
+def test_gini_stump_skips_near_ties_like_sklearn():
+    # scikit-learn's splitter treats consecutive float32 values closer than 1e-7 as tied and
+    # never splits between them; the gini mode must do the same to serve as its oracle
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        n = 40
+        X = rng.normal(size=(n, 2))
+        X[1::2, 0] = X[0::2, 0] + rng.uniform(1e-9, 5e-8, size=n // 2) * rng.choice([-1, 1], size=n // 2)
+        X = X.astype(np.float32).astype(float)
+        y = rng.integers(0, 2, size=n)
+        y[1::2] = 1 - y[0::2]  # the best cut would separate the near-tied pairs
+        w = rng.exponential(size=n)
+        ours = DecisionStump(criterion="gini").fit(X, y, sample_weight=w)
+        tree = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y, sample_weight=w)
+        assert (ours.feature_, ours.threshold_) == (tree.tree_.feature[0], tree.tree_.threshold[0])
+
+
+def test_error_stump_still_splits_near_ties():
+    # the exact minimiser of (14.15) may cut between values 1e-9 apart
+    X = np.array([[0.0], [1e-9], [1.0], [1.0 + 1e-9]])
+    y = np.array([0, 1, 0, 1])
+    stump = DecisionStump().fit(X, y, sample_weight=[1.0, 3.0, 1.0, 1.0])
+    assert stump.threshold_ == 0.5e-9
+    assert stump.error_ == pytest.approx(1 / 6)
+
+
+@pytest.mark.parametrize("criterion", ["error", "gini"])
+def test_huge_sample_weights_do_not_overflow(criterion):
+    X, y = np.arange(6.0)[:, None], np.array([0, 1, 0, 1, 1, 0])
+    big = DecisionStump(criterion=criterion).fit(X, y, sample_weight=np.full(6, 1e308))
+    unit = DecisionStump(criterion=criterion).fit(X, y)
+    assert (big.feature_, big.threshold_, big.error_) == (unit.feature_, unit.threshold_, unit.error_)
