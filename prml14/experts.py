@@ -38,6 +38,7 @@ from ._equations import implements
 from ._numerics import affine_features, expit, log_expit, log_softmax, logsumexp
 from .conditional_mixture import conditional_mixture_density, log_conditional_mixture_density
 from .irls import weighted_logistic_irls, weighted_softmax_irls
+from .mixtures import solve_normal_equations, weighted_normal_equations
 
 __all__ = [
     "mixture_of_experts_density",
@@ -263,16 +264,13 @@ class _GatedExperts(BaseEstimator):
         totals = R.sum(axis=0)
         alive = totals > 1e-10 * len(t)  # an expert with no responsibility keeps its parameters
         if self.expert == "linear":
-            # Weighted normal equations for all experts at once (batched), ridge scaled by 1/β_k
-            # so that each step maximises the penalised Q; never forms diag(γ_k) (N×N).
+            # Weighted normal equations for all experts at once (batched, never diag(γ_k), N×N),
+            # plus the ridge scaled by 1/β_k so that each step maximises the penalised Q.
             ridge = np.ones(m)
             ridge[0] = 0.0
-            A = (R.T[:, :, None] * Phi).transpose(0, 2, 1) @ Phi  # K×M×M via a K×N×M temporary
+            A, b = weighted_normal_equations(Phi, t, R)
             A += (self.expert_l2 / precision)[:, None, None] * np.diag(ridge)
-            A += 1e-12 * np.trace(A, axis1=1, axis2=2)[:, None, None] / m * np.eye(m)
-            b = (R * t[:, None]).T @ Phi
-            solved = np.linalg.solve(A[alive], b[alive][:, :, None])[:, :, 0]
-            coef[alive] = solved
+            coef[alive] = solve_normal_equations(A[alive], b[alive])
             sq = R * (t[:, None] - Phi @ coef.T) ** 2
             if self.precision == "shared":
                 variance = max(sq.sum() / R.sum(), variance_floor)

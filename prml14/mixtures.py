@@ -55,6 +55,8 @@ __all__ = [
     "expected_complete_data_log_likelihood_linear",
     "q_linear_weights",
     "q_linear_precision",
+    "weighted_normal_equations",
+    "solve_normal_equations",
     "weighted_least_squares",
     "noise_precision",
     "logistic_component_log_probs",
@@ -263,17 +265,73 @@ def q_linear_precision(Phi, t, gamma, W, beta):
     return float(0.5 * np.log(beta) * gamma.sum()) + q_linear_weights(Phi, t, gamma, W, beta)
 
 
+def weighted_normal_equations(Phi, t, gamma):
+    """Φᵀ R_k Φ and Φᵀ R_k t for every component k, with R_k = diag(γ_·k) never formed.
+
+    Computed with ``einsum`` (batched BLAS) over blocks of 16384 rows, so that the temporaries
+    stay at 16384 × K × M whatever N is (a loop over blocks, not over samples).
+
+    Returns
+    -------
+    A : ndarray of shape (n_components, n_basis, n_basis)
+        Σ_n γ_nk φ_n φ_nᵀ.
+    b : ndarray of shape (n_components, n_basis)
+        Σ_n γ_nk t_n φ_n.
+    """
+    K, M = gamma.shape[1], Phi.shape[1]
+    A, b = np.zeros((K, M, M)), np.zeros((K, M))
+    for start in range(0, len(t), _BLOCK):
+        rows = slice(start, start + _BLOCK)
+        G_Phi = gamma[rows, :, None] * Phi[rows, None, :]  # γ_nk φ_n: the rows of R_k Φ, (n, K, M)
+        A += np.einsum("nkm,nl->kml", G_Phi, Phi[rows], optimize=True)  # Φᵀ R_k Φ for all k
+        b += np.einsum("nkm,n->km", G_Phi, t[rows], optimize=True)  # Φᵀ R_k t for all k
+    return A, b
+
+
+def solve_normal_equations(A, b):
+    """Solve the K symmetric positive semi-definite systems A_k w_k = b_k, robustly.
+
+    Each system is first rescaled to unit diagonal (A_k → D A_k D, D = diag(A_k)^(-1/2)), so
+    that the test for singularity does not depend on the units of the basis functions (an input
+    measured in millions, or far from zero, is not a singular system). Systems whose rescaled
+    condition number is below 1e12 are solved exactly; the others get the minimum-norm solution
+    of the rescaled system (pseudo-inverse, relative cut-off 1e-12), which for duplicated basis
+    functions is the ordinary minimum-norm least-squares solution.
+
+    Parameters
+    ----------
+    A : ndarray of shape (n_components, n_basis, n_basis)
+    b : ndarray of shape (n_components, n_basis)
+
+    Returns
+    -------
+    ndarray of shape (n_components, n_basis)
+    """
+    diagonal = np.einsum("kmm->km", A)
+    d = 1.0 / np.sqrt(np.where(diagonal > 0, diagonal, 1.0))
+    A_scaled, b_scaled = A * d[:, :, None] * d[:, None, :], b * d
+    ok = np.linalg.cond(A_scaled) < 1e12
+    u = np.empty_like(b)
+    if np.any(ok):
+        u[ok] = np.linalg.solve(A_scaled[ok], b_scaled[ok][:, :, None])[:, :, 0]
+    if not np.all(ok):
+        u[~ok] = (np.linalg.pinv(A_scaled[~ok], rcond=1e-12, hermitian=True) @ b_scaled[~ok][:, :, None])[:, :, 0]
+    return u * d
+
+
 @implements("14.40", "14.41", "14.42")
 def weighted_least_squares(Phi, t, gamma, W_old=None):
     """w_k = (Φᵀ R_k Φ)⁻¹ Φᵀ R_k t for every k at once, equation (14.42).
 
-    R_k = diag(γ_1k, ..., γ_Nk) is never formed: Φᵀ R_k Φ = Σ_n γ_nk φ_n φ_nᵀ and Φᵀ R_k t = Σ_n γ_nk t_n φ_n
-    are computed for all K components at once with ``einsum`` (batched BLAS), accumulated over
-    blocks of 16384 rows so that temporaries stay at 16384 × K × M. The solution makes the gradient (14.40)/(14.41) the zero vector.
+    R_k = diag(γ_1k, ..., γ_Nk) is never formed: Φᵀ R_k Φ = Σ_n γ_nk φ_n φ_nᵀ and
+    Φᵀ R_k t = Σ_n γ_nk t_n φ_n are computed for all K components at once
+    (:func:`weighted_normal_equations`). The solution makes the gradient (14.40)/(14.41) the
+    zero vector.
 
     Degenerate cases: a singular Φᵀ R_k Φ is solved in the minimum-norm least-squares sense
-    (pseudo-inverse, relative cut-off 1e-12); a component with Σ_n γ_nk <= 1e-10 N keeps
-    ``W_old[k]`` (or zeros if ``W_old`` is None).
+    (:func:`solve_normal_equations`; singularity is judged after rescaling the system to unit
+    diagonal, so badly scaled inputs are not mistaken for collinear ones); a component with
+    Σ_n γ_nk <= 1e-10 N keeps ``W_old[k]`` (or zeros if ``W_old`` is None).
 
     Parameters
     ----------
@@ -289,22 +347,7 @@ def weighted_least_squares(Phi, t, gamma, W_old=None):
     Phi = np.asarray(Phi, dtype=float)
     t = np.asarray(t, dtype=float)
     gamma = np.asarray(gamma, dtype=float)
-    K, M = gamma.shape[1], Phi.shape[1]
-    A, b = np.zeros((K, M, M)), np.zeros((K, M))
-    # Blocks of rows keep the temporaries small and in cache (a loop over blocks, not samples).
-    for start in range(0, len(t), _BLOCK):
-        rows = slice(start, start + _BLOCK)
-        G_Phi = gamma[rows, :, None] * Phi[rows, None, :]  # γ_nk φ_n: the rows of R_k Φ, (n, K, M)
-        A += np.einsum("nkm,nl->kml", G_Phi, Phi[rows], optimize=True)  # Φᵀ R_k Φ for all k
-        b += np.einsum("nkm,n->km", G_Phi, t[rows], optimize=True)  # Φᵀ R_k t for all k
-    try:
-        W = np.linalg.solve(A, b[:, :, None])[:, :, 0]
-        ok = np.linalg.cond(A) < 1e12
-    except np.linalg.LinAlgError:
-        W = np.zeros_like(b)
-        ok = np.zeros(len(b), dtype=bool)
-    if not np.all(ok):
-        W[~ok] = (np.linalg.pinv(A[~ok], rcond=1e-12, hermitian=True) @ b[~ok][:, :, None])[:, :, 0]
+    W = solve_normal_equations(*weighted_normal_equations(Phi, t, gamma))
     dead = gamma.sum(axis=0) <= _DEAD * len(t)
     if np.any(dead):
         W[dead] = 0.0 if W_old is None else np.asarray(W_old, dtype=float)[dead]
@@ -798,8 +841,9 @@ class MixtureOfLogisticRegressions(_MixtureEMMixin, ClassifierMixin, BaseEstimat
 
     def log_likelihood(self, X, y):
         """The log of (14.46) for labels y (coded by ``classes_``)."""
-        Phi = self._design_checked(X)
-        y = np.asarray(y)
+        check_is_fitted(self)
+        X, y = validate_data(self, X, y, reset=False)  # y: 1-D, one label per row of X
+        Phi = self._design(X)
         if not np.all(np.isin(y, self.classes_)):
             raise ValueError(f"y must contain only the fitted classes {self.classes_.tolist()}")
         t = (y == self.classes_[1]).astype(float)

@@ -378,3 +378,41 @@ def test_constant_gates_and_shared_precision_reproduce_the_mixture_of_linear_reg
     np.testing.assert_allclose(ours.coef_[order], reference.coef_[ref_order], atol=1e-4)
     np.testing.assert_allclose(ours.predict_gates(X[:1])[0][order], reference.weights_[ref_order], atol=1e-5)
     np.testing.assert_allclose(ours.precision_, reference.precision_, rtol=1e-4)
+
+
+# ------------------------------------------------------------------ review regressions
+
+
+@pytest.mark.equation("14.53")
+def test_e_step_uses_the_input_dependent_gates():
+    # γ_nk ∝ π_k(x_n) p_k(t_n | x_n): the gate is the prior; leaving it out gives other numbers
+    X, t, *_ = _true_moe_data(300, seed=3)
+    model = MixtureOfExperts(2, random_state=0).fit(X, t)
+    Phi = np.column_stack([np.ones(len(X)), X])
+    gates = softmax(Phi @ model.gate_coef_, axis=1)
+    experts = norm.pdf(t[:, None], Phi @ model.coef_.T, 1 / np.sqrt(model.precision_))
+    joint = gates * experts
+    np.testing.assert_allclose(model.responsibilities(X, t), joint / joint.sum(axis=1, keepdims=True), rtol=1e-9, atol=1e-300)
+    np.testing.assert_allclose(model.responsibilities_, joint / joint.sum(axis=1, keepdims=True), atol=1e-3)
+    without_gates = experts / experts.sum(axis=1, keepdims=True)
+    assert np.max(np.abs(model.responsibilities(X, t) - without_gates)) > 0.1
+
+
+def test_badly_scaled_inputs_give_the_same_fit():
+    # The expert M-step used to add a jitter proportional to the trace of Φᵀ R_k Φ, which for
+    # an input in millions swamped the intercept.
+    X, t, *_ = _true_moe_data(400, seed=4)
+    reference = MixtureOfExperts(2, random_state=0).fit(X, t)
+    scaled = MixtureOfExperts(2, random_state=0).fit(1e6 * X, t)
+    assert scaled.log_likelihood(1e6 * X, t) == pytest.approx(reference.log_likelihood(X, t), rel=1e-4)
+    np.testing.assert_allclose(scaled.coef_[:, 0], reference.coef_[:, 0], atol=1e-3)
+
+
+def test_em_draws_random_numbers_only_at_initialisation():
+    X, t = make_gated_regression(150, random_state=16)
+    states = []
+    for max_iter in (1, 30):
+        rng = np.random.RandomState(0)
+        _quiet_fit(HierarchicalMixtureOfExperts(2, 2, n_init=2, max_iter=max_iter, tol=0.0, random_state=rng), X, t)
+        states.append(rng.get_state()[1])
+    np.testing.assert_array_equal(states[0], states[1])

@@ -491,3 +491,54 @@ def test_logistic_dead_component_keeps_weights_without_nan():
     np.testing.assert_array_equal(W_new[1], W[1])
     g2, ll = responsibilities_logistic(Phi, t, pi_new, W_new, return_log_likelihood=True)
     assert np.all(np.isfinite(g2)) and np.isfinite(ll) and np.all(g2[:, 1] == 0)
+
+
+# ---------------------------------------------------------------- review regressions
+
+
+@pytest.mark.equation("14.42")
+def test_badly_scaled_or_offset_inputs_are_not_mistaken_for_singular_systems():
+    # Singularity used to be judged on the raw Φᵀ R_k Φ (condition number < 1e12): an input in
+    # millions, or around 1000, made the pseudo-inverse drop the intercept.
+    Phi, t, pi, W, beta = linear_params(12, n=40, k=2, m=2)
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    Phi_big = Phi * [1.0, 1e8]
+    W_big = weighted_least_squares(Phi_big, t, gamma)
+    for k in range(2):
+        sw = np.sqrt(gamma[:, k])
+        ref = np.linalg.lstsq(Phi_big * sw[:, None], t * sw, rcond=None)[0]
+        np.testing.assert_allclose(W_big[k], ref, rtol=1e-8)
+    # φ = (1, x): the fitted mixture is the same model for a rescaled or shifted input
+    X, t = two_lines(n=600, seed=6)
+    ll = MixtureOfLinearRegressions(2, random_state=0).fit(X, t).log_likelihood(X, t)
+    for X_other in (1e6 * X, X + 1e3):
+        other = MixtureOfLinearRegressions(2, random_state=0).fit(X_other, t)
+        assert other.log_likelihood(X_other, t) == pytest.approx(ll, rel=1e-6)
+
+
+def test_em_draws_random_numbers_only_at_initialisation():
+    # Parameters are never re-drawn inside the EM loop: the random stream is consumed by the
+    # n_init initialisations only, whatever the number of EM iterations.
+    X, t = two_lines(n=300, seed=7)
+    states = []
+    for max_iter in (1, 40):
+        rng = np.random.RandomState(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            MixtureOfLinearRegressions(3, n_init=2, max_iter=max_iter, tol=0.0, random_state=rng).fit(X, t)
+        states.append(rng.get_state()[1])
+    expected = np.random.RandomState(0)
+    for _ in range(2):
+        expected.dirichlet(np.ones(3), size=len(t))
+    np.testing.assert_array_equal(states[0], states[1])
+    np.testing.assert_array_equal(states[0], expected.get_state()[1])
+
+
+def test_logistic_log_likelihood_validates_y():
+    Xc, yc = two_logistic(n=200)
+    m = MixtureOfLogisticRegressions(2, random_state=0, l2=1e-2).fit(Xc, yc)
+    assert m.log_likelihood(Xc, yc) == pytest.approx(m.log_likelihood_history_[-1])
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        m.log_likelihood(Xc, yc[:10])
+    with pytest.raises(ValueError, match="fitted classes"):
+        m.log_likelihood(Xc, yc + 5)
