@@ -334,6 +334,12 @@ def exponential_weight_update_from_mistakes(w, alpha, miss):
 # --- the estimator ----------------------------------------------------------------------------
 
 
+#: A round with ε_m ≥ ½ − this is no better than chance. After (14.18) the previous learner has
+#: weighted error exactly ½, so when no better learner exists (e.g. constant features) only
+#: rounding decides on which side of ½ ε_m lands, and α_m would be a meaningless ~1e-16.
+_CHANCE_TOLERANCE = 1e-12
+
+
 def _reseed(estimator, rng):
     """Give every ``random_state`` parameter of ``estimator`` its own seed drawn from ``rng``."""
     seeds = {
@@ -392,6 +398,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
       limit α_m → ∞ — and stop (in round 1 this is α_1 = 1, as scikit-learn uses).
     * ε_m ≥ ½: the learner is no better than chance, α_m ≤ 0. The learner is discarded and
       boosting stops; in round 1 a ``ValueError`` is raised because there is no committee.
+      ε_m within 1e-12 of ½ counts as chance too: it is ½ up to rounding (α_m ≈ 1e-16), which
+      happens when no learner beats the previous one under its re-weighted data.
 
     The weights are kept as logarithms and renormalised every round, so thousands of rounds
     neither overflow nor underflow. Ties f_M(x) = 0 are predicted as ``classes_[0]``.
@@ -491,7 +499,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        learner : fitted learner, or None when ε_m ≥ ½ (boosting stops)
+        learner : fitted learner, or None when ε_m ≥ ½ up to rounding (boosting stops)
         alpha : float
             α_m (14.17); 1 + Σ_{l<m} α_l when ε_m = 0.
         eps : float
@@ -509,7 +517,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             y_m = np.asarray(learner.predict(X), dtype=float)
         miss = y_m != t
         eps = weighted_error(w, miss)  # (14.16), from (14.15)
-        if eps >= 0.5:
+        if eps >= 0.5 - _CHANCE_TOLERANCE:
             return None, None, eps, log_w
         if eps == 0:
             return learner, 1.0 + alpha_sum, eps, log_w

@@ -268,6 +268,15 @@ def test_first_learner_no_better_than_chance_raises():
         AdaBoostClassifier().fit(X, y)
 
 
+def test_chance_up_to_rounding_stops():
+    # constant features: after round 1, (14.18) leaves the only available stump at ε = ½ up to
+    # rounding (0.4999999999999999); a round with α ≈ 1e-16 is chance, not a new member
+    X, y = np.zeros((6, 2)), np.array([0, 0, 0, 1, 1, 0])
+    model = AdaBoostClassifier(n_estimators=20).fit(X, y)
+    assert model.stop_reason_ == "no better than chance"
+    np.testing.assert_allclose(model.estimator_weights_, [np.log(2)])
+
+
 def test_later_learner_no_better_than_chance_stops_and_is_discarded():
     class Scripted(DecisionStump):
         """Round 1 errs on one point; round 2 gets every point wrong (ε = 1)."""
