@@ -13,10 +13,21 @@ from .conditional_mixture import (
     log_conditional_mixture_density,
     softmax_gates,
 )
-from .datasets import make_gated_regression
-
-# --- section modules: one import line per module, added as each section lands ---
-from .irls import q_gradient, q_negative_hessian, weighted_logistic_irls, weighted_logistic_objective
+from .datasets import (
+    make_five_regions,
+    make_gated_regression,
+    make_mixture_of_linear_regressions,
+    make_mixture_of_logistic_regressions,
+    make_wavy_classes,
+    make_xor_regression,
+)
+from .irls import (
+    q_gradient,
+    q_negative_hessian,
+    weighted_logistic_irls,
+    weighted_logistic_objective,
+    weighted_softmax_irls,
+)
 from .bma import (
     bma_predictive_density,
     cauchy_log_densities,
@@ -116,7 +127,6 @@ from .trees import (
     sum_of_squares,
 )
 from .pruning import cost_complexity, cross_validate_ccp_lambda, prune_to_lambda, weakest_link_path
-from .datasets import make_mixture_of_linear_regressions, make_mixture_of_logistic_regressions
 from .experts import (
     HierarchicalMixtureOfExperts,
     MixtureOfExperts,
@@ -125,5 +135,3 @@ from .experts import (
     log_mixture_of_experts_density,
     mixture_of_experts_density,
 )
-from .irls import weighted_softmax_irls
-from .datasets import make_wavy_classes
