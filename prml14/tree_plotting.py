@@ -160,9 +160,12 @@ def plot_partition(model, X=None, y=None, *, ax=None, bounds=None, label_regions
             where = (thr, box[1, 1])
         else:
             ax.plot(box[0], [thr, thr], color=ROLE_COLORS["combined"], lw=1.4, zorder=3)
-            where = (box[0, 1], thr)
+            where = (box[0, 0], thr)
         if label_thresholds:
-            ax.annotate(names[node], where, textcoords="offset points", xytext=(3, 3) if j == 0 else (3, 2),
+            # inside the parent's box: below the top end of a vertical cut, above the left end
+            # of a horizontal one (outside, a label would collide with the title or the margin)
+            ax.annotate(names[node], where, textcoords="offset points", xytext=(3, -3) if j == 0 else (3, 3),
+                        ha="left", va="top" if j == 0 else "bottom",
                         fontsize=9, color=ROLE_COLORS["highlight"], zorder=4)
         left, right = box.copy(), box.copy()
         left[j, 1], right[j, 0] = thr, thr
