@@ -170,7 +170,22 @@ def cauchy_log_densities(X, locations, scales):
 
 
 def component_log_densities(X, means, scales, family="gaussian"):
-    """ln p(x_n | k) for a Gaussian or a Cauchy family of components (see the two functions above)."""
+    """ln p(x_n | k) for a Gaussian or a Cauchy family of components.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features) or (n_samples,)
+    means : array-like of shape (n_components, n_features) or (n_components,)
+        Means (Gaussian) or locations (Cauchy).
+    scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
+        Covariances (Gaussian) or scale matrices (Cauchy); see :func:`gaussian_log_densities`
+        and :func:`cauchy_log_densities`.
+    family : {"gaussian", "cauchy"}
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_components)
+    """
     if family == "gaussian":
         return gaussian_log_densities(X, means, scales)
     if family == "cauchy":

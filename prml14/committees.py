@@ -111,10 +111,20 @@ def expected_oob_fraction(n_samples):
     """(1 − 1/N)^N: the probability that a given point is missing from a bootstrap sample.
 
     It tends to 1/e ≈ 0.368 as N → ∞.
+
+    Parameters
+    ----------
+    n_samples : int or array-like of int
+        N, the size of the data set (and of the bootstrap sample).
+
+    Returns
+    -------
+    float or ndarray
+        The out-of-bag probability for each N.
     """
     n = np.asarray(n_samples, dtype=float)
-    if np.any(n < 1):
-        raise ValueError("n_samples must be >= 1")
+    if not np.all(np.isfinite(n)) or np.any(n < 1):
+        raise ValueError(f"n_samples must be finite and >= 1, got {n_samples!r}")
     with np.errstate(divide="ignore"):
         return np.exp(n * np.log1p(-1.0 / n))  # exactly 0 at N = 1
 
@@ -188,6 +198,13 @@ def member_expected_errors(predictions, h):
 
     The expectation over x is the average over the N points given.
 
+    Parameters
+    ----------
+    predictions : array-like of shape (M, N)
+        y_m(x_n).
+    h : array-like of shape (N,)
+        h(x_n).
+
     Returns
     -------
     ndarray of shape (M,)
@@ -250,7 +267,19 @@ def error_moments(predictions, h):
 
 @implements("14.14")
 def uncorrelated_committee_error(E_AV, n_members):
-    """E_COM = E_AV / M, equation (14.14): valid when (14.12) and (14.13) hold."""
+    """E_COM = E_AV / M, equation (14.14): valid when (14.12) and (14.13) hold.
+
+    Parameters
+    ----------
+    E_AV : float or array-like
+        The average member error (14.10).
+    n_members : int
+        M.
+
+    Returns
+    -------
+    float or ndarray
+    """
     if not isinstance(n_members, Integral) or n_members < 1:
         raise ValueError(f"n_members must be a positive integer, got {n_members!r}")
     return np.asarray(E_AV, dtype=float) / n_members
