@@ -31,7 +31,7 @@ TARGET = re.compile(r"^\(eq-14-(\d+)\)=\s*$", re.M)
 NUMBER = re.compile(r"""["'](14\.\d+)["']""")
 PAGE_CHECK = re.compile(r"equation\(([^)]*)\)")
 TITLE = re.compile(r"^# (.+)$", re.M)
-STATUS = re.compile(r"(<!-- status:start -->\n).*?(\n<!-- status:end -->)", re.S)
+STATUS = re.compile(r"(<!-- status:start -->\n)(?:.*?\n)?(<!-- status:end -->)", re.S)
 
 # scikit-learn adds these metadata-routing setters to every estimator; they are not ours.
 METADATA_ROUTING = ", ".join(
@@ -180,8 +180,8 @@ def readme(pages):
         sum(n in d for n in EQUATIONS) for d in (derivations(pages), registry(), marked_tests())
     ]
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    line = f"**Status:** {status_text(counts)} (from the [equation index](book/equation-index.md))"
-    return STATUS.sub(lambda m: m.group(1) + line + m.group(2), text)
+    line = f"**Status:** {status_text(counts)} Details: the [equation index](book/equation-index.md)."
+    return STATUS.sub(lambda m: m.group(1) + line + "\n" + m.group(2), text)
 
 
 def generated_files():
