@@ -1,20 +1,23 @@
-"""EM for mixtures of linear / logistic regressions: time per iteration and peak memory, single-threaded.
+"""EM for mixtures of linear / logistic regressions and of experts: time per iteration and peak memory.
 
 For N = 10^5 and 10^6 points, K = 3 components and M = 4 basis functions (φ = (1, x1, x2, x3)) it
-measures, for one EM iteration (E-step + M-step, exactly the code that ``fit`` runs):
+measures, single-threaded, for one EM iteration (E-step + M-step, exactly the code that ``fit``
+runs; for the mixture of linear experts the M-step also fits the softmax gates by Newton's method):
 
 * the wall-clock time (best of a few repeats);
 * the peak of the memory allocated during the iteration (``tracemalloc``, which sees numpy's
   buffers), as a multiple of the size of the data (Φ and t);
 * side by side, scikit-learn doing the M-step's work: K weighted fits of
   ``LinearRegression(sample_weight=γ_·k)`` (resp. ``LogisticRegression``), which is what one
-  would write without the batched normal equations.
+  would write without the batched normal equations; for the experts, the same K linear fits
+  plus the gates as a multinomial ``LogisticRegression`` on the K·N rows (x_n, class k) with
+  weights γ_nk (scikit-learn takes no soft targets).
 
 The last column checks linear scaling: time(10^6) / time(10^5) should be 10 ± 30 %.
 
 Usage::
 
-    python benchmarks/bench_mixtures.py            # N = 1e5 and 1e6 (about a minute)
+    python benchmarks/bench_mixtures.py            # N = 1e5 and 1e6 (a few minutes)
     python benchmarks/bench_mixtures.py --quick    # N = 1e4 and 1e5 (seconds)
 """
 
@@ -30,8 +33,10 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from threadpoolctl import threadpool_limits
 
 import prml14.mixtures
+import prml14.experts
 from prml14 import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
 from prml14._numerics import affine_features
+from prml14.experts import MixtureOfExperts
 
 K, D = 3, 3  # components; input dimension (M = D + 1 = 4 basis functions)
 
@@ -63,6 +68,32 @@ def one_iteration(model, Phi, t, params):
     return model._m_step(Phi, t, gamma, params)  # M-step (14.38)/(14.42)/(14.44) or (14.50)-(14.52)
 
 
+class _ExpertsAdapter:
+    """The mixture of experts' EM iteration behind the (_e_step, _m_step) interface used here."""
+
+    def __init__(self, model, variance_floor):
+        self.model, self.floor = model, variance_floor
+
+    def _e_step(self, Phi, t, params):  # gates π_k(x_n) times expert densities, normalised
+        return self.model._e_step(Phi, Phi, t, params)
+
+    def _m_step(self, Phi, t, gamma, params):  # experts, then gates by soft-target Newton steps
+        gate_coefs, coef, precision = params
+        coef, precision = self.model._m_step_experts(Phi, t, gamma, coef, precision, self.floor)
+        return self.model._m_step_gates(Phi, gamma, gate_coefs), coef, precision
+
+
+def setup_experts(X, t, seed=0):
+    """A mixture of linear experts in the middle of EM (parameters from random responsibilities)."""
+    model = MixtureOfExperts(K, max_iter=3, tol=0.0, random_state=0)
+    model.fit(X[:2000], t[:2000])
+    Phi = affine_features(X)
+    gamma = np.random.default_rng(seed).dirichlet(np.ones(K), size=len(t))
+    floor = model._VARIANCE_FLOOR * float(np.var(t))
+    params = model._initial_params(Phi, Phi, t, gamma, floor)
+    return _ExpertsAdapter(model, floor), Phi, params
+
+
 def best_time(function, repeats):
     best = np.inf
     for _ in range(repeats):
@@ -83,40 +114,58 @@ def peak_memory(function):
 
 def sklearn_m_step(kind, X, t, gamma):
     for k in range(K):
-        if kind == "linear":
-            LinearRegression().fit(X, t, sample_weight=gamma[:, k])
-        else:
+        if kind == "logistic":
             LogisticRegression(C=1e6, max_iter=200).fit(X, t, sample_weight=gamma[:, k])
+        else:
+            LinearRegression().fit(X, t, sample_weight=gamma[:, k])
+    if kind == "experts":  # the gates: soft targets as K weighted copies of every row
+        LogisticRegression(C=1e4, max_iter=200).fit(
+            np.repeat(X, K, axis=0), np.tile(np.arange(K), len(X)), sample_weight=gamma.ravel()
+        )
 
 
 def count_newton_steps(model, Phi, t, params):
-    """Newton (IRLS) steps taken by the logistic M-step of one EM iteration (0 for linear)."""
-    steps, original = [], prml14.mixtures.weighted_logistic_irls
+    """Newton (IRLS) steps taken by the M-step of one EM iteration (logistic components or gates)."""
+    steps = []
+    patched = [(prml14.mixtures, "weighted_logistic_irls"), (prml14.experts, "weighted_softmax_irls")]
+    originals = [getattr(module, name) for module, name in patched]
 
-    def counting(*args, **kwargs):
-        result = original(*args, **kwargs)
-        steps.append(result[1])
-        return result
+    def counting(original):
+        def wrapper(*args, **kwargs):
+            result = original(*args, **kwargs)
+            steps.append(result[1])
+            return result
 
-    prml14.mixtures.weighted_logistic_irls = counting
+        return wrapper
+
+    for (module, name), original in zip(patched, originals):
+        setattr(module, name, counting(original))
     try:
         one_iteration(model, Phi, t, params)
     finally:
-        prml14.mixtures.weighted_logistic_irls = original
+        for (module, name), original in zip(patched, originals):
+            setattr(module, name, original)
     return sum(steps)
 
 
 def run(sizes, repeats):
     rows = []
-    for kind, cls in (("linear", MixtureOfLinearRegressions), ("logistic", MixtureOfLogisticRegressions)):
+    for kind, cls in (
+        ("linear", MixtureOfLinearRegressions),
+        ("logistic", MixtureOfLogisticRegressions),
+        ("experts", MixtureOfExperts),
+    ):
         previous = None
         for n in sizes:
             X, t_lin, t_log = data(n)
-            t = t_lin if kind == "linear" else t_log
-            model = cls(K, max_iter=3, tol=0.0, random_state=0)
+            t = t_log if kind == "logistic" else t_lin
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                Phi, params = setup(model, X, t)
+                if kind == "experts":
+                    model, Phi, params = setup_experts(X, t)
+                else:
+                    model = cls(K, max_iter=3, tol=0.0, random_state=0)
+                    Phi, params = setup(model, X, t)
             data_bytes = Phi.nbytes + t.nbytes
             seconds = best_time(lambda: one_iteration(model, Phi, t, params), repeats)
             peak = peak_memory(lambda: one_iteration(model, Phi, t, params))
@@ -125,9 +174,10 @@ def run(sizes, repeats):
             steps = count_newton_steps(model, Phi, t, params)
             ratio = "" if previous is None else f"{seconds / previous[0]:.1f}"
             if previous is not None and steps:
-                # the work of a logistic M-step also depends on how many Newton steps it needs
+                # the work of a Newton M-step also depends on how many steps it needs
                 ratio += f" ({seconds / steps / (previous[0] / previous[1]):.1f} per Newton step)"
-            rows.append((kind, n, seconds, sk_seconds, peak / 2**20, peak / data_bytes, steps or "", ratio))
+            name = "experts (linear, softmax gates)" if kind == "experts" else kind
+            rows.append((name, n, seconds, sk_seconds, peak / 2**20, peak / data_bytes, steps or "", ratio))
             previous = (seconds, steps)
     return rows
 
@@ -142,7 +192,7 @@ def main():
     print(f"EM iteration, K = {K}, M = {D + 1} basis functions, single-threaded\n")
     print(
         "| model | N | prml14 s/iteration | scikit-learn K weighted fits (s) | ratio | peak MiB | peak / data "
-        "| IRLS steps | time ×N10 |"
+        "| Newton steps | time ×N10 |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind, n, s, sk, mib, mult, steps, ratio in rows:

@@ -310,7 +310,9 @@ class _GatedExperts(BaseEstimator):
         n, n_leaves = len(t), self._tree()[0] ** self._tree()[1]
         if self.init == "random":
             return rng.dirichlet(np.ones(n_leaves), size=n)
-        Z = np.column_stack([X, t])
+        # Logistic experts: cluster the inputs only. With a class label among the coordinates
+        # k-means splits by class, and an expert that starts with one class cannot learn a boundary.
+        Z = X if self.expert == "logistic" else np.column_stack([X, t])
         scale = Z.std(axis=0)
         Z = (Z - Z.mean(axis=0)) / np.where(scale > 0, scale, 1.0)
         # Top-down k-means: split the data into `branching` clusters, then split each cluster
@@ -523,9 +525,11 @@ class MixtureOfExperts(_GatedExperts):
     n_init : int, default=1
         Number of initialisations; the run with the highest final objective is kept.
     init : {"kmeans", "random"}, default="kmeans"
-        Initial responsibilities: k-means on the standardised pairs (x, t) (hard, slightly
-        smoothed; for a hierarchy, top-down: each node's data split again by k-means, so that
-        sibling leaves start on neighbouring data) or Dirichlet(1) draws.
+        Initial responsibilities: k-means on the standardised pairs (x, t) for linear experts,
+        on the standardised inputs x alone for logistic experts (clustering on the class label
+        would give each expert a single class) (hard, slightly smoothed; for a hierarchy,
+        top-down: each node's data split again by k-means, so that sibling leaves start on
+        neighbouring data) or Dirichlet(1) draws.
     gate_l2 : float, default=1e-4
         Ridge penalty on the gate weights (not the biases). Keeps them finite when the
         responsibilities separate the inputs perfectly.

@@ -416,3 +416,15 @@ def test_em_draws_random_numbers_only_at_initialisation():
         _quiet_fit(HierarchicalMixtureOfExperts(2, 2, n_init=2, max_iter=max_iter, tol=0.0, random_state=rng), X, t)
         states.append(rng.get_state()[1])
     np.testing.assert_array_equal(states[0], states[1])
+
+
+def test_kmeans_start_of_logistic_experts_clusters_inputs_not_labels():
+    # Regime switch at x1 = 0: a vertical boundary on the left, a horizontal one on the right.
+    # Clustering (x, t) used to split the data by class and EM stalled at ln L ≈ -229.
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-2, 2, size=(600, 2))
+    p1 = np.where(X[:, 0] < 0, expit(4 * (X[:, 0] + 1)), expit(4 * X[:, 1]))
+    y = (rng.uniform(size=600) < p1).astype(int)
+    model = _quiet_fit(MixtureOfExperts(2, expert="logistic", random_state=0), X, y)
+    assert model.log_likelihood(X, y) > -200
+    assert np.mean(np.abs(model.predict_proba(X)[:, 1] - p1)) < 0.05
