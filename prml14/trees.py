@@ -442,8 +442,11 @@ class _Builder:
             np.copyto(proxy, -np.inf, where=invalid)
             seg_best = np.maximum.reduceat(proxy, seg_start, axis=1)  # (D, S)
             if self.n_features_split < D:
-                # a random subset of the features at every node (for random forests)
+                # a random subset of the features at every node (for random forests), drawn among
+                # the features that can cut the node: one that is constant there is passed over,
+                # as scikit-learn does, instead of turning the node into a leaf
                 keys = self.rng.random_sample((D, S))
+                keys[seg_best == -np.inf] = 2.0  # drawn last
                 chosen = keys <= np.sort(keys, axis=0)[self.n_features_split - 1]
                 seg_best = np.where(chosen, seg_best, -np.inf)
             best_f = np.argmax(seg_best, axis=0)  # ties: the lowest feature index
@@ -699,7 +702,8 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         A node is split only if (N_τ/N)(Q_τ − (N_L/N_τ)Q_L − (N_R/N_τ)Q_R) reaches this value,
         with Q the impurity per unit weight (scikit-learn's convention).
     max_features : int, float, {"sqrt", "log2"} or None, default=None
-        Number of features drawn at random at every node (None: all; used by random forests).
+        Number of features drawn at random at every node (None: all; used by random forests),
+        among the features that have a valid cut in the node.
     ccp_lambda : float >= 0, default=0.0
         Complexity parameter λ of (14.31); 0 means no pruning.
     random_state : int, RandomState or None, default=None

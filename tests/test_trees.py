@@ -267,6 +267,20 @@ def test_max_features_is_reproducible_with_random_state():
     assert not np.array_equal(a.tree_.feature, c.tree_.feature)
 
 
+@pytest.mark.parametrize("Est", [DecisionTreeRegressor, DecisionTreeClassifier])
+def test_max_features_passes_over_features_constant_in_the_node(Est):
+    # a constant column, and a binary one that is constant below its own cut: drawing one of them
+    # once made the node a leaf, and the trees stopped after a handful of leaves
+    rng = np.random.default_rng(0)
+    X = np.c_[rng.uniform(size=200), np.zeros(200), rng.integers(0, 2, 200)]
+    t = X[:, 0] + X[:, 2] + 0.1 * rng.normal(size=200)
+    y = t if Est is DecisionTreeRegressor else np.arange(200) % 4
+    for seed in range(5):
+        model = Est(max_features=1, random_state=seed).fit(X, y)
+        np.testing.assert_allclose(model.predict(X), y)  # grown to purity, like scikit-learn's
+        assert set(model.tree_.feature[model.tree_.feature >= 0]) <= {0, 2}
+
+
 def test_export_text_and_inspection():
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     m = DecisionTreeRegressor(max_depth=1).fit(X, [0.0, 0.0, 1.0, 1.0])
