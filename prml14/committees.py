@@ -426,7 +426,9 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
     A member whose ``fit`` accepts ``sample_weight`` is fitted on the distinct points of its
     bootstrap sample, each weighted by the number of times it was drawn; for estimators whose
     weights act as repetition counts (trees, linear models) this is the same fit as on the
-    repeated rows, and faster. Other members are fitted on the repeated rows.
+    repeated rows, and faster. Limits that count rows rather than weight, such as a tree's
+    ``min_samples_leaf`` or ``min_samples_split``, then count distinct points (scikit-learn's
+    bagging makes the same substitution). Other members are fitted on the repeated rows.
 
     Parameters
     ----------
