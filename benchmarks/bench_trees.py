@@ -74,7 +74,8 @@ def main():
     n, d, repeats = (10_000, 10, 1) if args.quick else (100_000, 10, 3)
     with threadpool_limits(1):
         rows = run(n, d, repeats)
-    print(f"Regression trees, N = {n}, D = {d}, single-threaded (best of {repeats} for the fits)\n")
+    print(f"Regression trees, N = {n}, D = {d}, single-threaded (best of {repeats} runs, except "
+          "scikit-learn's pruning path: one run)\n")
     print("| task | scikit-learn (s) | prml14 (s) | speed-up | same result |")
     print("|---|---:|---:|---:|:---:|")
     for name, t_sk, t_ours, same in rows:
