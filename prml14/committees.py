@@ -98,9 +98,13 @@ def out_of_bag_mask(indices, n_samples):
     -------
     ndarray of bool, shape (n_estimators, n_samples)
     """
+    if not isinstance(n_samples, Integral) or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
     rows = [np.asarray(i) for i in indices]
     mask = np.ones((len(rows), n_samples), dtype=bool)
     for m, idx in enumerate(rows):  # loop over members, not samples
+        if idx.size and not np.issubdtype(idx.dtype, np.integer):
+            raise TypeError(f"indices must be integers, got dtype {idx.dtype}")
         if idx.size and (idx.min() < 0 or idx.max() >= n_samples):
             raise ValueError(f"indices must lie in [0, n_samples={n_samples})")
         mask[m, idx] = False

@@ -195,6 +195,10 @@ def test_core_bad_input():
         bootstrap_indices(10, 2, max_samples=11)
     with pytest.raises(ValueError, match="indices must lie in"):
         out_of_bag_mask([[0, 10]], 10)
+    with pytest.raises(TypeError, match="indices must be integers"):
+        out_of_bag_mask([[0.5, 1.0]], 10)
+    with pytest.raises(ValueError, match="n_samples must be finite and >= 1"):
+        expected_oob_fraction(np.nan)
     with pytest.raises(ValueError, match="n_members must be a positive integer"):
         uncorrelated_committee_error(1.0, 0)
     with pytest.raises(ValueError, match="1 <= n_members < n_points"):
