@@ -215,15 +215,16 @@ class SortedColumns:
             return best
         # C[d, p]: sum of v over the p + 1 smallest values of feature d. Positions p ≥ N − 1 put
         # every point on the left, i.e. they are the constant classifiers, already in `best`.
+        # Positions between tied values are no split: in place, +inf hides them from the
+        # minimum, then −inf from the maximum (their values are not needed otherwise).
         C = self._prefix_sums(v)
-        if self.invalid_blocked is not None:
-            C_low = np.where(self.invalid_blocked, np.inf, C)
-            C_high = np.where(self.invalid_blocked, -np.inf, C)
-        else:
-            C_low = C_high = C
         tol = _TIE_TOLERANCE * (w_pos + w_neg)
-        j_min, k_min, c_min = self._first_extreme_blocked(C_low, tol, maximise=False)
-        j_max, k_max, c_max = self._first_extreme_blocked(C_high, tol, maximise=True)
+        if self.invalid_blocked is not None:
+            np.copyto(C, np.inf, where=self.invalid_blocked)
+        j_min, k_min, c_min = self._first_extreme_blocked(C, tol, maximise=False)
+        if self.invalid_blocked is not None:
+            np.copyto(C, -np.inf, where=self.invalid_blocked)
+        j_max, k_max, c_max = self._first_extreme_blocked(C, tol, maximise=True)
         J_plus, J_minus = c_min + w_neg, w_pos - c_max
         if J_plus <= J_minus + tol:
             j, k, J, leaves = j_min, k_min, J_plus, (-1.0, 1.0)
