@@ -325,7 +325,11 @@ def test_same_random_state_same_model():
 def test_tabulated_stump_prediction_equals_sum_over_stumps():
     X, y = noisy_data(13, float32=False)
     model = AdaBoostClassifier(n_estimators=60).fit(X, y)
-    Xtest = np.vstack([noisy_data(14, n=300)[0], X])  # includes points exactly at thresholds' sides
+    # points on both sides of every threshold, and points exactly on one (x_j = θ goes left)
+    at_threshold = X[:60].copy()
+    for row, stump in zip(at_threshold, model.estimators_):
+        row[stump.feature_] = stump.threshold_
+    Xtest = np.vstack([noisy_data(14, n=300)[0], X, at_threshold])
     Y = members(model, Xtest)
     np.testing.assert_allclose(model.decision_function(Xtest), additive_model(model.estimator_weights_, Y), atol=1e-11)
 
