@@ -35,10 +35,15 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
-from ._numerics import affine_features, expit, log_expit, log_softmax, logsumexp
+from ._numerics import affine_features, expit, log_softmax, logsumexp
 from .conditional_mixture import conditional_mixture_density, log_conditional_mixture_density
 from .irls import weighted_logistic_irls, weighted_softmax_irls
-from .mixtures import solve_normal_equations, weighted_normal_equations
+from .mixtures import (
+    linear_component_log_densities,
+    logistic_component_log_probs,
+    solve_normal_equations,
+    weighted_normal_equations,
+)
 
 __all__ = [
     "mixture_of_experts_density",
@@ -143,6 +148,8 @@ def expert_responsibilities(log_gates, log_expert_densities):
 def gaussian_expert_log_density(Phi, t, coef, precision):
     """ln N(t_n | w_kᵀφ_n, β_k⁻¹) for every sample n and expert k (β is a *precision*).
 
+    :func:`prml14.mixtures.linear_component_log_densities` with one precision per expert.
+
     Parameters
     ----------
     Phi : ndarray of shape (n_samples, n_basis)
@@ -155,20 +162,19 @@ def gaussian_expert_log_density(Phi, t, coef, precision):
     ndarray of shape (n_samples, n_experts)
     """
     precision = np.broadcast_to(np.asarray(precision, dtype=float), (coef.shape[0],))
-    residual = np.reshape(t, (-1, 1)) - Phi @ coef.T
-    return 0.5 * np.log(precision / (2 * np.pi)) - 0.5 * precision * residual**2
+    return linear_component_log_densities(Phi, np.ravel(t), coef, precision)
 
 
 def bernoulli_expert_log_density(Phi, t, coef):
     """ln{y_nk^t_n (1 − y_nk)^(1 − t_n)} with y_nk = σ(w_kᵀφ_n), for t_n ∈ {0, 1}, computed stably.
 
+    Same as :func:`prml14.mixtures.logistic_component_log_probs` (one expert per row of ``coef``).
+
     Returns
     -------
     ndarray of shape (n_samples, n_experts)
     """
-    a = Phi @ coef.T
-    t = np.reshape(t, (-1, 1))
-    return t * log_expit(a) + (1.0 - t) * log_expit(-a)
+    return logistic_component_log_probs(Phi, np.ravel(t), coef)
 
 
 # ----------------------------------------------------------------------------- estimators

@@ -43,7 +43,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
 from ._numerics import affine_features, expit
-from .irls import weighted_logistic_irls
+from .irls import _softplus, weighted_logistic_irls
 
 __all__ = [
     "linear_component_log_densities",
@@ -85,11 +85,6 @@ def _logsumexp_rows(A):
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(divide="ignore"):
         return m + np.log(np.exp(A - m).sum(axis=1, keepdims=True))
-
-
-def _softplus(a):
-    """ln(1 + e^a) = max(a, 0) + ln(1 + e^{−|a|}), stable for any a."""
-    return np.maximum(a, 0.0) + np.log1p(np.exp(-np.abs(a)))
 
 
 # ----------------------------------------------------------------------------------------------
