@@ -117,7 +117,8 @@ class SortedColumns:
         self.thresholds = thresholds
         invalid = ~(hi > lo)
         self.invalid = invalid if invalid.any() else None
-        lo32, hi32 = lo.astype(np.float32), hi.astype(np.float32)
+        with np.errstate(over="ignore"):  # beyond the float32 range: ±inf, no split (sklearn rejects them)
+            lo32, hi32 = lo.astype(np.float32), hi.astype(np.float32)
         self.near_tie = ~(hi32 > lo32 + _SKLEARN_FEATURE_THRESHOLD)  # in float32, as sklearn
         self._t = None
         self._t_sorted = None

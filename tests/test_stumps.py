@@ -207,3 +207,11 @@ def test_huge_sample_weights_do_not_overflow(criterion):
     big = DecisionStump(criterion=criterion).fit(X, y, sample_weight=np.full(6, 1e308))
     unit = DecisionStump(criterion=criterion).fit(X, y)
     assert (big.feature_, big.threshold_, big.error_) == (unit.feature_, unit.threshold_, unit.error_)
+
+
+def test_values_beyond_float32_range():
+    X = np.array([[1e308], [-1e308], [1e308], [-1.7e308]])
+    y = np.array([0, 1, 0, 1])
+    stump = DecisionStump().fit(X, y)  # no overflow warning from the float32 near-tie test
+    assert stump.threshold_ == 0.0 and stump.error_ == 0.0
+    np.testing.assert_array_equal(stump.predict(X), y)
