@@ -449,9 +449,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         template = self._learner_template()
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, t = binary_targets(y)
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if not w.sum() > 0:
-            raise ValueError("sample_weight must have a positive sum")
+        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)  # not all 0
         # points of zero weight never count in (14.15) and (14.18) keeps them at zero: drop them,
         # so that they do not move the stumps' midpoint thresholds either
         keep = w > 0

@@ -340,9 +340,9 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         classes, t = binary_targets(y)
         w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         self.classes_ = classes
-        keep = w > 0  # zero-weight points must not move the midpoint thresholds
-        if not keep.any():
-            raise ValueError("sample_weight must have a positive sum")
+        # _check_sample_weight rejects all-zero weights; points of zero weight are dropped so that
+        # they do not move the midpoint thresholds
+        keep = w > 0
         if not keep.all():
             X, t, w = X[keep], t[keep], w[keep]
         w = w / w.max()  # the split and ε do not depend on the scale; huge weights would overflow

@@ -122,6 +122,8 @@ def test_bad_input_is_rejected():
         DecisionStump(criterion="entropy").fit(X, [0, 1, 0, 1])
     with pytest.raises(ValueError, match="(?i)negative.*sample_weight"):
         DecisionStump().fit(X, [0, 1, 0, 1], sample_weight=[1, -1, 1, 1])
+    with pytest.raises(ValueError, match="(?i)sample weights must contain at least one non-zero"):
+        DecisionStump().fit(X, [0, 1, 0, 1], sample_weight=np.zeros(4))
 
 
 @parametrize_with_checks([DecisionStump(), DecisionStump(criterion="gini")])
