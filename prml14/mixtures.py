@@ -261,7 +261,7 @@ def q_linear_precision(Phi, t, gamma, W, beta):
 
 
 def weighted_normal_equations(Phi, t, gamma):
-    """Φᵀ R_k Φ and Φᵀ R_k t for every component k, with R_k = diag(γ_·k) never formed.
+    """Φᵀ R_k Φ and Φᵀ R_k t for every component k, with R_k = diag(γ_1k, ..., γ_Nk) never formed.
 
     Computed with ``einsum`` (batched BLAS) over blocks of 16384 rows, so that the temporaries
     stay at 16384 × K × M whatever N is (a loop over blocks, not over samples).
