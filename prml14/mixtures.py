@@ -23,6 +23,10 @@ Degenerate cases (documented handling)
 * A singular weighted least-squares system Φᵀ R_k Φ (collinear basis functions, fewer effective
   points than basis functions) is solved in the minimum-norm least-squares sense (the
   Moore-Penrose pseudo-inverse), which equals (14.42) whenever the matrix is invertible.
+  Singularity is judged after rescaling the system to unit diagonal, so inputs measured in
+  large units are handled like any other. The normal equations do square the conditioning of Φ,
+  though: an input whose mean lies more than about 10⁵ standard deviations from zero loses
+  accuracy, so centre such an input first.
 * The noise variance 1/β is floored at 1e-10 × var(t) (1e-10 if t is constant), so that a
   component fitting its points exactly cannot drive the likelihood to +∞.
 * Logistic components on separable data: see :class:`MixtureOfLogisticRegressions`.
