@@ -489,6 +489,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         self.estimator_errors_ = np.array(errors)
         if self.store_weights:
             self.sample_weights_ = np.array(history)
+        elif hasattr(self, "sample_weights_"):  # from an earlier fit: it would describe another model
+            del self.sample_weights_
         self._stump_table = self._tabulate_stumps() if stumps else None
         return self
 

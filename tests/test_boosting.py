@@ -322,6 +322,14 @@ def test_same_random_state_same_model():
     np.testing.assert_array_equal(c.decision_function(X), d.decision_function(X))
 
 
+def test_refit_without_store_weights_forgets_the_old_history():
+    X, y = noisy_data(17, n=40)
+    model = AdaBoostClassifier(n_estimators=5, store_weights=True).fit(X, y)
+    assert model.sample_weights_.shape == (5, 40)
+    model.set_params(store_weights=False).fit(X[:30], y[:30])
+    assert not hasattr(model, "sample_weights_")
+
+
 def test_tabulated_stump_prediction_equals_sum_over_stumps():
     X, y = noisy_data(13, float32=False)
     model = AdaBoostClassifier(n_estimators=60).fit(X, y)
