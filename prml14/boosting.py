@@ -465,7 +465,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         for m in range(self.n_estimators):
             if self.store_weights:
                 history.append(w)
-            learner, alpha, eps, log_w = self._boost(m, X, t, w, log_w, template, columns, rng, sum(alphas))
+            learner, alpha, eps, log_w = self._boost(X, t, w, log_w, template, columns, rng, sum(alphas))
             if learner is None:  # ε_m ≥ ½
                 if m == 0:
                     raise ValueError(
@@ -494,8 +494,23 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         self._stump_table = self._tabulate_stumps() if stumps else None
         return self
 
-    def _boost(self, m, X, t, w, log_w, template, columns, rng, alpha_sum):
+    def _boost(self, X, t, w, log_w, template, columns, rng, alpha_sum):
         """One round: fit y_m to w^{(m)}, then (14.16), (14.17) and (14.18).
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+        t : ndarray of shape (n_samples,)
+            Targets in {−1, +1}.
+        w, log_w : ndarray of shape (n_samples,)
+            w^{(m)}, normalised to sum to one, and its logarithm.
+        template : classifier
+            The unfitted weak learner; cloned, re-seeded from ``rng`` and fitted.
+        columns : SortedColumns or None
+            X sorted once, for :class:`DecisionStump` learners (None for any other learner).
+        rng : RandomState
+        alpha_sum : float
+            Σ_{l<m} α_l, for the weight of a perfect learner.
 
         Returns
         -------
