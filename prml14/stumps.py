@@ -179,9 +179,9 @@ class SortedColumns:
         return j, int(positions[i]), float(P[j, b[i], l[i]])
 
     def _sorted_targets(self, t):
-        """t in the blocked layout (cached: AdaBoost passes the same t every round)."""
-        if self._t is not t:
-            self._t, self._t_sorted = t, np.append(t, 0.0)[self.order_blocked]
+        """t in the blocked layout, cached: AdaBoost passes the same t every round."""
+        if self._t is None or not np.array_equal(self._t, t):  # O(N), the gather is O(N D)
+            self._t, self._t_sorted = np.array(t, dtype=float), np.append(t, 0.0)[self.order_blocked]
         return self._t_sorted
 
     @implements("14.15")

@@ -217,3 +217,15 @@ def test_values_beyond_float32_range():
     stump = DecisionStump().fit(X, y)  # no overflow warning from the float32 near-tie test
     assert stump.threshold_ == 0.0 and stump.error_ == 0.0
     np.testing.assert_array_equal(stump.predict(X), y)
+
+
+def test_sorted_columns_see_targets_changed_in_place():
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(50, 3))
+    t = np.where(X[:, 0] > 0, 1.0, -1.0)
+    w = np.ones(50)
+    columns = SortedColumns(X)
+    assert columns.best_gini_split(t, w)[0] == 0
+    t[:] = np.where(X[:, 2] > 0.3, 1.0, -1.0)  # same array object, new targets
+    feature, threshold, leaves, J = columns.best_gini_split(t, w)
+    assert (feature, J) == (2, 0.0)
