@@ -311,8 +311,9 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
     Notes
     -----
     Inputs must be finite. Ties in the criterion (up to a relative 1e-13 of the total weight, to
-    ignore rounding noise) are broken towards the lowest feature index and then the lowest
-    threshold.
+    ignore rounding noise) are broken in this order: with ``criterion="error"`` a constant stump
+    before any split and polarity v_right = +1 before −1; then, in both modes, the lowest feature
+    index and the lowest threshold.
     """
 
     _parameter_constraints = {"criterion": [StrOptions({"error", "gini"})]}
