@@ -115,7 +115,9 @@ from .mixtures import (
     q_linear_weights,
     responsibilities_linear,
     responsibilities_logistic,
+    solve_normal_equations,
     weighted_least_squares,
+    weighted_normal_equations,
 )
 from .trees import (
     DecisionTreeClassifier,
