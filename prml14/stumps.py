@@ -266,6 +266,12 @@ class SortedColumns:
             VR = V - VL
             score = np.square(VL)
             score /= WL
+            # WR and VR come from subtractions: when the right side's weight is below their
+            # rounding noise, WR can be 0 or negative and |VR| > WR, and VR²/WR would be huge.
+            # Enforce the exact bounds WR > 0 and |VR| ≤ WR: such a right term is then at most
+            # the noise, as small as the true one.
+            np.maximum(WR, np.finfo(float).tiny, out=WR)
+            np.clip(VR, -WR, WR, out=VR)
             np.square(VR, out=VR)
             VR /= WR
             score += VR

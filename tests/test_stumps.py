@@ -229,3 +229,26 @@ def test_sorted_columns_see_targets_changed_in_place():
     t[:] = np.where(X[:, 2] > 0.3, 1.0, -1.0)  # same array object, new targets
     feature, threshold, leaves, J = columns.best_gini_split(t, w)
     assert (feature, J) == (2, 0.0)
+
+
+def test_gini_stump_with_weights_below_rounding_on_one_side():
+    # Long AdaBoost runs give some points weights far below the rounding error of the total.
+    # The right side's sums come from subtractions (W − W_L, V − V_L); their noise must not
+    # look like a pure right leaf (V_R²/W_R with W_R = 0 gave inf or nan: a constant stump or
+    # a crash). The chosen split must score as well as a direct search over all splits.
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        n = int(rng.integers(5, 300))
+        X = rng.normal(size=(n, 2))
+        t = rng.choice([-1.0, 1.0], size=n)
+        w = rng.exponential(size=n)
+        top = np.argsort(X[:, 0])[-int(rng.integers(1, 4)) :]
+        w[top] = 1e-25 * rng.uniform(size=len(top))
+        feature, threshold, leaves, J = SortedColumns(X).best_gini_split(t, w)
+        assert np.isfinite(threshold)
+        best = max(
+            gini_split_score(X, t, w, j, theta)
+            for j in range(2)
+            for theta in (np.sort(X[:, j])[1:] + np.sort(X[:, j])[:-1]) / 2
+        )
+        np.testing.assert_allclose(gini_split_score(X, t, w, feature, threshold), best, rtol=1e-12)
