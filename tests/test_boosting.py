@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
+from scipy.special import logsumexp
 from sklearn.ensemble import AdaBoostClassifier as SklearnAdaBoost
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
@@ -308,6 +309,13 @@ def test_ten_thousand_rounds_neither_overflow_nor_underflow():
     assert np.all(np.isfinite(w)) and np.allclose(w.sum(axis=1), 1.0)
     assert np.all(np.isfinite(model.estimator_weights_)) and np.all(model.estimator_weights_ > 0)
     assert np.all(np.isfinite(model.decision_function(X)))
+    # the weights are still exp(−t f_{m−1}) normalised (14.22), though exp(−t f) itself overflows
+    t = 2.0 * y - 1
+    for m, f in enumerate(model.staged_decision_function(X), start=1):
+        if m in (100, 5_000, 9_999):
+            log_w = -t * f
+            np.testing.assert_allclose(w[m], np.exp(log_w - logsumexp(log_w)), rtol=1e-6, atol=1e-300)
+    assert np.abs(f).max() > 710  # exp(|f|) overflows float64
 
 
 def test_same_random_state_same_model():
