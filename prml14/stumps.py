@@ -297,7 +297,9 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
     criterion : {"error", "gini"}, default="error"
         ``"error"`` minimises the weighted misclassification error (14.15) exactly over all
         features, thresholds and polarities; ``"gini"`` splits as scikit-learn's
-        ``DecisionTreeClassifier(max_depth=1)`` does (for use as an oracle).
+        ``DecisionTreeClassifier(max_depth=1)`` does, never between values that differ by at
+        most 1e-7 in float32 (for use as an oracle on float32-representable inputs with positive
+        weights; points of zero weight are dropped here but not by scikit-learn).
 
     Attributes
     ----------
