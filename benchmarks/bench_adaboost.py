@@ -17,7 +17,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 from sklearn.datasets import make_classification
@@ -25,17 +24,9 @@ from sklearn.ensemble import AdaBoostClassifier as SklearnAdaBoost
 from sklearn.tree import DecisionTreeClassifier
 from threadpoolctl import threadpool_limits
 
+from _timing import timed
+
 from prml14 import AdaBoostClassifier, DecisionStump
-
-
-def timed(function, repeats=1):
-    """Best wall-clock time of ``repeats`` calls, and the last result."""
-    best, result = np.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def data(n_samples, n_features, seed=0):

@@ -24,13 +24,14 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import time
 import tracemalloc
 import warnings
 
 import numpy as np
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from threadpoolctl import threadpool_limits
+
+from _timing import timed
 
 import prml14.mixtures
 import prml14.experts
@@ -92,15 +93,6 @@ def setup_experts(X, t, seed=0):
     floor = model._VARIANCE_FLOOR * float(np.var(t))
     params = model._initial_params(Phi, Phi, t, gamma, floor)
     return _ExpertsAdapter(model, floor), Phi, params
-
-
-def best_time(function, repeats):
-    best = np.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def peak_memory(function):
@@ -167,10 +159,10 @@ def run(sizes, repeats):
                     model = cls(K, max_iter=3, tol=0.0, random_state=0)
                     Phi, params = setup(model, X, t)
             data_bytes = Phi.nbytes + t.nbytes
-            seconds = best_time(lambda: one_iteration(model, Phi, t, params), repeats)
+            seconds, _ = timed(lambda: one_iteration(model, Phi, t, params), repeats)
             peak = peak_memory(lambda: one_iteration(model, Phi, t, params))
             gamma = np.random.default_rng(1).dirichlet(np.ones(K), size=n)
-            sk_seconds = best_time(lambda: sklearn_m_step(kind, X, t, gamma), 1)
+            sk_seconds, _ = timed(lambda: sklearn_m_step(kind, X, t, gamma))
             steps = count_newton_steps(model, Phi, t, params)
             ratio = "" if previous is None else f"{seconds / previous[0]:.1f}"
             if previous is not None and steps:

@@ -19,24 +19,15 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 from sklearn.tree import DecisionTreeRegressor as SklearnTree
 from sklearn.tree._tree import ccp_pruning_path
 from threadpoolctl import threadpool_limits
 
+from _timing import timed
+
 from prml14 import DecisionTreeRegressor, weakest_link_path
-
-
-def timed(function, repeats=1):
-    """Best wall-clock time of ``repeats`` calls, and the last result."""
-    best, result = np.inf, None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def data(n_samples, n_features, seed=0):
