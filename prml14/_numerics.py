@@ -5,7 +5,36 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, log_expit, log_softmax, logsumexp, softmax
 
-__all__ = ["expit", "log_expit", "log_softmax", "logsumexp", "softmax", "affine_features"]
+__all__ = ["expit", "log_expit", "log_softmax", "logsumexp", "softmax", "softplus", "log_or_minus_inf", "affine_features"]
+
+
+def softplus(a):
+    """ln(1 + e^a) = −ln σ(−a) = max(a, 0) + ln(1 + e^(−|a|)), stable for any a.
+
+    Parameters
+    ----------
+    a : ndarray
+
+    Returns
+    -------
+    ndarray of the shape of ``a``
+    """
+    return np.maximum(a, 0.0) + np.log1p(np.exp(-np.abs(a)))
+
+
+def log_or_minus_inf(a):
+    """ln a for a ≥ 0, with ln 0 = −∞ and no divide-by-zero warning (zero weights, zero priors).
+
+    Parameters
+    ----------
+    a : array-like
+
+    Returns
+    -------
+    ndarray of the shape of ``a``
+    """
+    with np.errstate(divide="ignore"):
+        return np.log(a)
 
 
 def affine_features(X):

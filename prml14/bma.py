@@ -27,7 +27,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from ._equations import implements
-from ._numerics import logsumexp
+from ._numerics import log_or_minus_inf, logsumexp
 
 __all__ = [
     "gaussian_log_densities",
@@ -72,11 +72,6 @@ def _check_weights(weights, n_components=None, name="weights"):
     if not np.all(np.isfinite(weights)) or np.any(weights < 0) or not np.isclose(weights.sum(), 1.0, atol=1e-8):
         raise ValueError(f"{name} must be non-negative and sum to one, got {weights}")
     return weights
-
-
-def _log(weights):
-    with np.errstate(divide="ignore"):
-        return np.log(weights)
 
 
 def _check_parameters(means, scales, n_features, scales_name):
@@ -234,7 +229,7 @@ def log_joint(weights, log_component_densities):
     ndarray of shape (..., n_components)
     """
     weights = _check_weights(weights)
-    return _log(weights) + _check_log_densities(log_component_densities, weights)
+    return log_or_minus_inf(weights) + _check_log_densities(log_component_densities, weights)
 
 
 @implements("14.3")
@@ -330,7 +325,7 @@ def _check_prior(prior, n_models):
     if prior is None:
         return np.full(n_models, -np.log(n_models))
     prior = _check_weights(prior, n_models, name="prior")
-    return _log(prior)
+    return log_or_minus_inf(prior)
 
 
 def _check_evidences(log_evidences):

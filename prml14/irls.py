@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
-from ._numerics import expit, log_expit
+from ._numerics import expit, log_expit, softplus
 
 __all__ = ["q_gradient", "q_negative_hessian", "weighted_logistic_objective", "weighted_logistic_irls"]
 
@@ -134,11 +134,6 @@ def weighted_logistic_objective(w, Phi, t, weights, l2=0.0):
     return float(ll - 0.5 * l2 * np.dot(w, w))
 
 
-def _softplus(a):
-    """ln(1 + e^a) = −ln σ(−a) = max(a, 0) + ln(1 + e^(−|a|)), stable for any a."""
-    return np.maximum(a, 0.0) + np.log1p(np.exp(-np.abs(a)))
-
-
 def _newton_direction(H, g):
     """Solve H d = g by Cholesky; if H is not (numerically) positive definite add a growing jitter."""
     m = H.shape[0]
@@ -223,7 +218,7 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
     eye = np.eye(m)
 
     def objective(a, w_):
-        return float(np.dot(weights, t * a - _softplus(a)) - 0.5 * l2 * np.dot(w_, w_))
+        return float(np.dot(weights, t * a - softplus(a)) - 0.5 * l2 * np.dot(w_, w_))
 
     a = Phi @ w
     obj = objective(a, w)

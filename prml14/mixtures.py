@@ -46,8 +46,8 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
-from ._numerics import affine_features, expit
-from .irls import _softplus, weighted_logistic_irls
+from ._numerics import affine_features, expit, log_or_minus_inf, softplus
+from .irls import weighted_logistic_irls
 
 __all__ = [
     "linear_component_log_densities",
@@ -75,11 +75,6 @@ __all__ = [
 
 _BLOCK = 16384  # rows per block in the batched normal equations (bounded temporaries)
 _DEAD = 1e-10  # a component with N_k <= _DEAD * N is treated as having lost all responsibility
-
-
-def _log(a):
-    with np.errstate(divide="ignore"):
-        return np.log(a)
 
 
 def _logsumexp_rows(A):
@@ -117,7 +112,7 @@ def linear_component_log_densities(Phi, t, W, beta):
 
 
 def _log_joint_linear(Phi, t, pi, W, beta):
-    return _log(np.asarray(pi, dtype=float)) + linear_component_log_densities(Phi, t, W, beta)
+    return log_or_minus_inf(np.asarray(pi, dtype=float)) + linear_component_log_densities(Phi, t, W, beta)
 
 
 @implements("14.34")
@@ -400,11 +395,11 @@ def logistic_component_log_probs(Phi, t, W):
     a = np.asarray(Phi, dtype=float) @ np.asarray(W, dtype=float).T
     t = np.asarray(t, dtype=float)[:, None]
     # t ln σ(a) + (1 − t) ln σ(−a) = t a − ln(1 + e^a)
-    return t * a - _softplus(a)
+    return t * a - softplus(a)
 
 
 def _log_joint_logistic(Phi, t, pi, W):
-    return _log(np.asarray(pi, dtype=float)) + logistic_component_log_probs(Phi, t, W)
+    return log_or_minus_inf(np.asarray(pi, dtype=float)) + logistic_component_log_probs(Phi, t, W)
 
 
 @implements("14.45")
@@ -831,7 +826,7 @@ class MixtureOfLogisticRegressions(_MixtureEMMixin, ClassifierMixin, BaseEstimat
 
     def predict_log_proba(self, X):
         """Logarithm of :meth:`predict_proba`."""
-        return _log(self.predict_proba(X))
+        return log_or_minus_inf(self.predict_proba(X))
 
     def predict(self, X):
         """The label with the larger probability (14.45)."""
