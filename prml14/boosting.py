@@ -40,8 +40,9 @@ from sklearn.utils.validation import (
 
 from ._equations import implements
 from ._numerics import expit
+from ._validation import binary_targets
 from .losses import exponential_loss
-from .stumps import DecisionStump, SortedColumns, binary_targets
+from .stumps import DecisionStump, SortedColumns
 
 __all__ = [
     "weighted_misclassification",

@@ -31,10 +31,10 @@ from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import ClassifierTags, RegressorTags, check_random_state
 from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
+from ._validation import binary_targets, fitted_binary_targets
 from ._numerics import affine_features, expit, log_softmax, logsumexp
 from .conditional_mixture import conditional_mixture_density, log_conditional_mixture_density
 from .irls import weighted_logistic_irls, weighted_softmax_irls
@@ -228,23 +228,13 @@ class _GatedExperts(BaseEstimator):
     def _encode_targets(self, y):
         if self.expert == "linear":
             return np.asarray(y, dtype=float)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if len(self.classes_) != 2:
-            raise ValueError(
-                "Only binary classification is supported. y must contain exactly two classes for "
-                f"expert='logistic', got {len(self.classes_)} class(es)"
-            )
-        return (y == self.classes_[1]).astype(float)
+        self.classes_, t = binary_targets(y)
+        return 0.5 * (t + 1.0)  # {−1, +1} -> {0, 1}
 
     def _targets_for_scoring(self, y):
         if self.expert == "linear":
             return np.asarray(y, dtype=float)
-        y = np.asarray(y)
-        unknown = ~np.isin(y, self.classes_)
-        if np.any(unknown):
-            raise ValueError(f"y contains labels not seen in fit: {np.unique(y[unknown])[:5]!r}")
-        return (y == self.classes_[1]).astype(float)
+        return fitted_binary_targets(y, self.classes_)
 
     # -- model pieces -----------------------------------------------------------------------
 

@@ -42,10 +42,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_co
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
+from ._validation import binary_targets, fitted_binary_targets
 from ._numerics import affine_features, expit, log_or_minus_inf, softplus
 from .irls import weighted_logistic_irls
 
@@ -794,19 +794,12 @@ class MixtureOfLogisticRegressions(_MixtureEMMixin, ClassifierMixin, BaseEstimat
         self
         """
         X, y = validate_data(self, X, y)
-        check_classification_targets(y)
-        y_type = type_of_target(y, input_name="y", raise_unknown=True)
-        self.classes_, t = np.unique(y, return_inverse=True)
-        if y_type != "binary" or len(self.classes_) != 2:
-            raise ValueError(
-                f"Only binary classification is supported: y must hold binary targets (exactly 2 "
-                f"classes) for {type(self).__name__}. The type of the target is {y_type} with "
-                f"{len(self.classes_)} class(es)."
-            )
+        self.classes_, t = binary_targets(y)
+        t = 0.5 * (t + 1.0)  # {−1, +1} -> {0, 1}
         self._check_n_components(X.shape[0])
         self.l2_ = float(self.l2)
         rng = check_random_state(self.random_state)
-        self.weights_, self.coef_ = self._run_em(self._design(X), t.astype(float), rng)
+        self.weights_, self.coef_ = self._run_em(self._design(X), t, rng)
         return self
 
     def _design_checked(self, X):
@@ -838,7 +831,5 @@ class MixtureOfLogisticRegressions(_MixtureEMMixin, ClassifierMixin, BaseEstimat
         check_is_fitted(self)
         X, y = validate_data(self, X, y, reset=False)  # y: 1-D, one label per row of X
         Phi = self._design(X)
-        if not np.all(np.isin(y, self.classes_)):
-            raise ValueError(f"y must contain only the fitted classes {self.classes_.tolist()}")
-        t = (y == self.classes_[1]).astype(float)
+        t = fitted_binary_targets(y, self.classes_)
         return mixture_of_logistic_regressions_log_likelihood(Phi, t, self.weights_, self.coef_)

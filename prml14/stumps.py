@@ -30,42 +30,12 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ._equations import implements
+from ._validation import binary_targets
 
 __all__ = ["DecisionStump", "SortedColumns", "binary_targets"]
-
-
-def binary_targets(y):
-    """Map any two class labels to t ∈ {−1, +1} (the first sorted label becomes −1).
-
-    Parameters
-    ----------
-    y : ndarray of shape (n_samples,)
-
-    Returns
-    -------
-    classes : ndarray of shape (2,)
-        The sorted labels; ``classes[0]`` ↦ −1, ``classes[1]`` ↦ +1.
-    t : ndarray of shape (n_samples,)
-        The targets as floats in {−1, +1}.
-    """
-    check_classification_targets(y)
-    y_type = type_of_target(y, input_name="y", raise_unknown=True)
-    if y_type != "binary":
-        raise ValueError(
-            f"Only binary classification is supported. The type of the target is {y_type}: "
-            "y must contain exactly two classes."
-        )
-    classes, index = np.unique(y, return_inverse=True)
-    if len(classes) != 2:
-        raise ValueError(
-            f"y must contain exactly two classes (binary classification), got {len(classes)} class(es): "
-            f"{classes[:5].tolist()}"
-        )
-    return classes, 2.0 * index.reshape(-1) - 1.0
 
 
 #: Candidates whose criterion differs by less than this times the total weight count as tied;

@@ -323,7 +323,7 @@ def test_bad_input_is_rejected():
         MixtureOfLinearRegressions(2).fit(Xn, t)
     with pytest.raises(ValueError, match="inf"):
         MixtureOfLinearRegressions(2).fit(X, np.where(t > 0, np.inf, t))
-    with pytest.raises(ValueError, match="binary targets"):
+    with pytest.raises(ValueError, match="Only binary classification is supported"):
         MixtureOfLogisticRegressions(2).fit(X, np.arange(30) % 3)
     with pytest.raises(ValueError, match="Unknown label type"):
         MixtureOfLogisticRegressions(2).fit(X, t)

@@ -1,0 +1,72 @@
+"""Label checks shared by the binary classifiers (stumps, AdaBoost, logistic mixtures, experts)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+
+__all__ = ["binary_targets", "fitted_binary_targets"]
+
+
+def binary_targets(y):
+    """Map any two class labels to t ∈ {−1, +1} (the first sorted label becomes −1).
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+
+    Returns
+    -------
+    classes : ndarray of shape (2,)
+        The sorted labels; ``classes[0]`` ↦ −1, ``classes[1]`` ↦ +1.
+    t : ndarray of shape (n_samples,)
+        The targets as floats in {−1, +1}.
+
+    Raises
+    ------
+    ValueError
+        If y is not a classification target with exactly two classes.
+    """
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y", raise_unknown=True)
+    if y_type != "binary":
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target is {y_type}: "
+            "y must contain exactly two classes."
+        )
+    classes, index = np.unique(y, return_inverse=True)
+    if len(classes) != 2:
+        raise ValueError(
+            f"y must contain exactly two classes (binary classification), got {len(classes)} class(es): "
+            f"{classes[:5].tolist()}"
+        )
+    return classes, 2.0 * index.reshape(-1) - 1.0
+
+
+def fitted_binary_targets(y, classes):
+    """Code labels as t ∈ {0, 1} with the classes of a fitted model (``classes[1]`` ↦ 1).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    classes : ndarray of shape (2,)
+        The fitted ``classes_``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Floats in {0, 1}.
+
+    Raises
+    ------
+    ValueError
+        If y holds a label that is not in ``classes``.
+    """
+    y = np.asarray(y)
+    unknown = ~np.isin(y, classes)
+    if np.any(unknown):
+        raise ValueError(
+            f"y contains labels not seen in fit: {np.unique(y[unknown])[:5].tolist()}; "
+            f"the fitted classes are {np.asarray(classes).tolist()}"
+        )
+    return (y == classes[1]).astype(float)

@@ -1,0 +1,39 @@
+"""The binary classifiers share one label coding and one set of messages (prml14._validation)."""
+
+import numpy as np
+import pytest
+
+from prml14 import AdaBoostClassifier, DecisionStump, MixtureOfExperts, MixtureOfLogisticRegressions
+from prml14._validation import binary_targets, fitted_binary_targets
+
+BINARY = [
+    DecisionStump(),
+    AdaBoostClassifier(n_estimators=3),
+    MixtureOfLogisticRegressions(2, random_state=0, l2=1e-2),
+    MixtureOfExperts(2, expert="logistic", random_state=0),
+]
+
+
+def test_binary_targets_codes_the_sorted_labels():
+    classes, t = binary_targets(np.array(["b", "a", "b"]))
+    assert classes.tolist() == ["a", "b"]
+    np.testing.assert_array_equal(t, [1.0, -1.0, 1.0])
+
+
+def test_fitted_binary_targets_names_the_unknown_label():
+    np.testing.assert_array_equal(fitted_binary_targets([3, 7, 7], np.array([3, 7])), [0.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match=r"y contains labels not seen in fit: \[5\]; the fitted classes are \[3, 7\]"):
+        fitted_binary_targets([3, 5], np.array([3, 7]))
+
+
+@pytest.mark.parametrize("model", BINARY, ids=lambda m: type(m).__name__)
+def test_binary_classifiers_agree_on_labels(model):
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(40, 2))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=40) > 0, "yes", "no")
+    model.fit(X, y)
+    assert model.classes_.tolist() == ["no", "yes"]
+    with pytest.raises(ValueError, match="Only binary classification is supported. The type of the target is multiclass"):
+        model.fit(X, np.arange(40) % 3)
+    with pytest.raises(ValueError, match=r"exactly two classes .*got 1 class"):
+        model.fit(X, np.zeros(40, dtype=int))
