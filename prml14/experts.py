@@ -255,7 +255,7 @@ class _GatedExperts(BaseEstimator):
         return R, float(log_lik.sum())
 
     def _m_step_experts(self, Phi, t, R, coef, precision, variance_floor):
-        n_leaves, m = R.shape[1], Phi.shape[1]
+        m = Phi.shape[1]
         coef, precision = coef.copy(), np.array(precision, dtype=float, copy=True)
         totals = R.sum(axis=0)
         alive = totals > 1e-10 * len(t)  # an expert with no responsibility keeps its parameters
@@ -476,6 +476,7 @@ class _GatedExperts(BaseEstimator):
         P(classes_[1] | x) = Σ_k π_k(x) σ(w_kᵀφ), equation (14.53) with Bernoulli experts.
         """
         p1 = np.sum(self.predict_gates(X) * self.predict_experts(X), axis=1)
+        p1 = np.clip(p1, 0.0, 1.0)  # gates summing to 1 + 2⁻⁵² would give 1 − p1 < 0
         return np.column_stack([1.0 - p1, p1])
 
     def score(self, X, y):

@@ -136,7 +136,7 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
     for i in np.flatnonzero(tree.children_left < 0).tolist():
         alive[i] = False
     lambdas, costs, leaves, collapsed = [0.0], [Rb[0]], [nl[0]], []
-    heappop, heappush = heapq.heappop, heapq.heappush
+    heappop = heapq.heappop
     while heap:
         g, t = heap[0]
         if not alive[t]:

@@ -114,6 +114,16 @@ def test_logistic_experts_probabilities_sum_to_one_and_match_hand_computation():
     assert set(model.predict(X)) <= {"no", "yes"}
 
 
+def test_logistic_experts_probabilities_stay_in_unit_interval_far_from_the_data():
+    # far from the data the experts saturate (σ = 1) and the gates may sum to 1 + 2⁻⁵²:
+    # unclipped, P(classes_[0] | x) = 1 − p1 came out as −2.2e-16
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(200, 2))
+    model = _quiet_fit(MixtureOfExperts(3, expert="logistic", random_state=0), X, (X[:, 0] > 0).astype(int))
+    proba = model.predict_proba(50.0 * rng.normal(size=(20000, 2)))
+    assert proba.min() >= 0.0 and proba.max() <= 1.0
+
+
 @pytest.mark.equation("14.53")
 def test_core_density_functions_agree_in_linear_and_log_space():
     rng = np.random.default_rng(0)
