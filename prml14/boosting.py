@@ -63,6 +63,31 @@ __all__ = [
 ]
 
 
+def _per_sample(**arrays):
+    """The arrays as 1-D floats of one common length; ValueError naming the argument otherwise."""
+    out, first = [], None
+    for name, a in arrays.items():
+        a = np.asarray(a, dtype=float)
+        if a.ndim != 1:
+            raise ValueError(f"{name} must be a 1-D array of shape (n_samples,), got shape {a.shape}")
+        if first is None:
+            first = (name, a.shape[0])
+        elif a.shape[0] != first[1]:
+            raise ValueError(f"{name} must have the length of {first[0]} ({first[1]}), got {a.shape[0]}")
+        out.append(a)
+    return out
+
+
+def _per_member(alphas, Y):
+    alphas, Y = np.asarray(alphas, dtype=float), np.asarray(Y, dtype=float)
+    if alphas.ndim != 1 or Y.ndim != 2 or Y.shape[1] != alphas.shape[0]:
+        raise ValueError(
+            f"Y must have shape (n_samples, n_members) with one column per entry of alphas; got Y of "
+            f"shape {Y.shape} and alphas of shape {alphas.shape}"
+        )
+    return alphas, Y
+
+
 # --- the AdaBoost algorithm, (14.15)-(14.19) ----------------------------------------------
 
 
@@ -81,8 +106,11 @@ def weighted_misclassification(w, miss):
     -------
     float
     """
+    w, miss = _per_sample(w=w, miss=miss)
+    if np.any(w < 0):
+        raise ValueError("the weights w must be non-negative")
     # an elementwise product, not np.dot: BLAS threads are slower than this O(N) sum
-    return float(np.sum(np.asarray(w, dtype=float) * np.asarray(miss, dtype=float)))
+    return float(np.sum(w * miss))
 
 
 @implements("14.16")
@@ -146,8 +174,8 @@ def update_weights(w, alpha, miss, *, log=False):
     -------
     ndarray of shape (n_samples,)
     """
-    w = np.asarray(w, dtype=float)
-    step = alpha * np.asarray(miss, dtype=float)
+    w, miss = _per_sample(w=w, miss=miss)
+    step = alpha * miss
     return w + step if log else w * np.exp(step)
 
 
@@ -186,7 +214,8 @@ def committee_sign(alphas, Y):
     ndarray of shape (n_samples,)
         −1, +1 (or 0 on an exact tie).
     """
-    return np.sign(np.asarray(Y, dtype=float) @ np.asarray(alphas, dtype=float))
+    alphas, Y = _per_member(alphas, Y)
+    return np.sign(Y @ alphas)
 
 
 # --- the exponential-error view, (14.20)-(14.26) ------------------------------------------
@@ -205,7 +234,8 @@ def exponential_error(t, f):
     -------
     float
     """
-    return float(np.sum(exponential_loss(np.asarray(t, dtype=float) * np.asarray(f, dtype=float))))
+    t, f = _per_sample(t=t, f=f)
+    return float(np.sum(exponential_loss(t * f)))
 
 
 @implements("14.21")
@@ -222,7 +252,8 @@ def additive_model(alphas, Y):
     -------
     ndarray of shape (n_samples,)
     """
-    return 0.5 * (np.asarray(Y, dtype=float) @ np.asarray(alphas, dtype=float))
+    alphas, Y = _per_member(alphas, Y)
+    return 0.5 * (Y @ alphas)
 
 
 @implements("14.22")
@@ -237,7 +268,8 @@ def exponential_error_weights(t, f_prev):
     -------
     ndarray of shape (n_samples,)
     """
-    return exponential_loss(np.asarray(t, dtype=float) * np.asarray(f_prev, dtype=float))
+    t, f_prev = _per_sample(t=t, f_prev=f_prev)
+    return exponential_loss(t * f_prev)
 
 
 @implements("14.22")
@@ -256,8 +288,8 @@ def exponential_error_of_alpha(alpha, w, t, y):
     float or ndarray (shape of ``alpha``)
     """
     alpha = np.asarray(alpha, dtype=float)
-    ty = np.asarray(t, dtype=float) * np.asarray(y, dtype=float)
-    out = np.sum(np.exp(-0.5 * alpha[..., None] * ty) * np.asarray(w, dtype=float), axis=-1)
+    w, t, y = _per_sample(w=w, t=t, y=y)
+    out = np.sum(np.exp(-0.5 * alpha[..., None] * (t * y)) * w, axis=-1)
     return out[()] if out.ndim == 0 else out
 
 
@@ -294,8 +326,8 @@ def exponential_weight_update(w, alpha, t, y):
     -------
     ndarray of shape (n_samples,)
     """
-    ty = np.asarray(t, dtype=float) * np.asarray(y, dtype=float)
-    return np.asarray(w, dtype=float) * np.exp(-0.5 * alpha * ty)
+    w, t, y = _per_sample(w=w, t=t, y=y)
+    return w * np.exp(-0.5 * alpha * t * y)
 
 
 @implements("14.25")

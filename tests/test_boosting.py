@@ -70,6 +70,24 @@ def test_classifier_weight_edges_and_bad_input():
         classifier_weight(1.5)
 
 
+def test_core_functions_name_the_argument_instead_of_broadcasting():
+    # a length-1 f_prev or y used to broadcast silently against t and w
+    with pytest.raises(ValueError, match=r"f_prev must have the length of t \(2\), got 1"):
+        exponential_error_weights([1.0, -1.0], [0.1])
+    with pytest.raises(ValueError, match=r"y must have the length of w \(2\), got 1"):
+        exponential_weight_update([1.0, 1.0], 0.5, [1.0, -1.0], [1.0])
+    with pytest.raises(ValueError, match=r"miss must have the length of w \(3\), got 2"):
+        weighted_error([1.0, 2.0, 3.0], [True, False])
+    with pytest.raises(ValueError, match="the weights w must be non-negative"):
+        weighted_error([-1.0, 2.0], [True, False])
+    with pytest.raises(ValueError, match=r"f must be a 1-D array"):
+        exponential_error([1.0, -1.0], [[0.1, 0.2]])
+    with pytest.raises(ValueError, match="one column per entry of alphas"):
+        additive_model([1.0, 2.0], np.ones((3, 4)))
+    with pytest.raises(ValueError, match="one column per entry of alphas"):
+        committee_sign([1.0, 2.0], np.ones(2))
+
+
 @pytest.mark.equation("14.15", "14.16", "14.17", "14.18")
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_rounds_match_sklearn_samme_with_gini_stumps(seed):
