@@ -134,13 +134,27 @@ def expert_responsibilities(log_gates, log_expert_densities):
 
     γ_nk = π_k(x_n) p_k(t_n | x_n) / Σ_j π_j(x_n) p_j(t_n | x_n), computed in log space.
 
+    Parameters
+    ----------
+    log_gates : array-like of shape (n_samples, n_experts)
+        ln π_k(x_n).
+    log_expert_densities : array-like of shape (n_samples, n_experts)
+        ln p_k(t_n | x_n).
+
     Returns
     -------
     responsibilities : ndarray of shape (n_samples, n_experts)
     log_likelihood : ndarray of shape (n_samples,)
         ln p(t_n | x_n), the log of (14.53) at each sample.
     """
-    log_joint = np.asarray(log_gates, dtype=float) + np.asarray(log_expert_densities, dtype=float)
+    log_gates = np.asarray(log_gates, dtype=float)
+    log_expert_densities = np.asarray(log_expert_densities, dtype=float)
+    if log_gates.ndim != 2 or log_expert_densities.shape != log_gates.shape:
+        raise ValueError(
+            "log_gates and log_expert_densities must both have shape (n_samples, n_experts), got "
+            f"{log_gates.shape} and {log_expert_densities.shape}"
+        )
+    log_joint = log_gates + log_expert_densities
     log_norm = logsumexp(log_joint, axis=1)
     return np.exp(log_joint - log_norm[:, None]), log_norm
 

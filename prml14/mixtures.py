@@ -91,6 +91,28 @@ def _logsumexp_rows(A):
 # ----------------------------------------------------------------------------------------------
 
 
+def _check_components(Phi, t, W):
+    """Phi (N, M), t (N,) and W (K, M) as float arrays; ValueError naming the argument otherwise."""
+    Phi, t, W = (np.asarray(a, dtype=float) for a in (Phi, t, W))
+    if Phi.ndim != 2:
+        raise ValueError(f"Phi must be a 2-D design matrix (n_samples, n_basis), got shape {Phi.shape}")
+    if t.shape != (Phi.shape[0],):
+        raise ValueError(f"t must have shape (n_samples,) = ({Phi.shape[0]},), got {t.shape}")
+    if W.ndim != 2 or W.shape[1] != Phi.shape[1]:
+        raise ValueError(f"W must have shape (n_components, n_basis) = (K, {Phi.shape[1]}), got {W.shape}")
+    return Phi, t, W
+
+
+def _log_pi(pi, n_components):
+    """ln π_k, checking that π has one entry per component, is non-negative and sums to one."""
+    pi = np.asarray(pi, dtype=float)
+    if pi.shape != (n_components,):
+        raise ValueError(f"pi must have shape (n_components,) = ({n_components},), got {pi.shape}")
+    if np.any(pi < 0) or not abs(pi.sum() - 1.0) <= 1e-8:
+        raise ValueError(f"pi must be non-negative and sum to one, got {pi}")
+    return log_or_minus_inf(pi)
+
+
 def linear_component_log_densities(Phi, t, W, beta):
     """ln N(t_n | w_kᵀφ_n, β⁻¹) for every n and k.
 
@@ -100,19 +122,24 @@ def linear_component_log_densities(Phi, t, W, beta):
     t : ndarray of shape (n_samples,)
     W : ndarray of shape (n_components, n_basis)
         One weight vector per row.
-    beta : float
-        Noise precision (inverse variance), shared by the components.
+    beta : float or ndarray of shape (n_components,)
+        Noise precision (inverse variance): shared by the components, or one per component (as
+        the experts of :class:`prml14.experts.MixtureOfExperts` use).
 
     Returns
     -------
     ndarray of shape (n_samples, n_components)
     """
-    resid = np.asarray(t, dtype=float)[:, None] - np.asarray(Phi, dtype=float) @ np.asarray(W, dtype=float).T
+    Phi, t, W = _check_components(Phi, t, W)
+    beta = np.asarray(beta, dtype=float)
+    if not np.all(beta > 0):
+        raise ValueError(f"beta (a precision) must be positive, got {beta}")
+    resid = t[:, None] - Phi @ W.T
     return 0.5 * np.log(beta / (2.0 * np.pi)) - 0.5 * beta * resid**2
 
 
 def _log_joint_linear(Phi, t, pi, W, beta):
-    return log_or_minus_inf(np.asarray(pi, dtype=float)) + linear_component_log_densities(Phi, t, W, beta)
+    return _log_pi(pi, np.shape(W)[0]) + linear_component_log_densities(Phi, t, W, beta)
 
 
 @implements("14.34")
@@ -392,14 +419,15 @@ def logistic_component_log_probs(Phi, t, W):
     -------
     ndarray of shape (n_samples, n_components)
     """
-    a = np.asarray(Phi, dtype=float) @ np.asarray(W, dtype=float).T
-    t = np.asarray(t, dtype=float)[:, None]
+    Phi, t, W = _check_components(Phi, t, W)
+    a = Phi @ W.T
+    t = t[:, None]
     # t ln σ(a) + (1 − t) ln σ(−a) = t a − ln(1 + e^a)
     return t * a - softplus(a)
 
 
 def _log_joint_logistic(Phi, t, pi, W):
-    return log_or_minus_inf(np.asarray(pi, dtype=float)) + logistic_component_log_probs(Phi, t, W)
+    return _log_pi(pi, np.shape(W)[0]) + logistic_component_log_probs(Phi, t, W)
 
 
 @implements("14.45")

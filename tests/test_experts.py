@@ -17,6 +17,7 @@ from prml14 import make_gated_regression
 from prml14.experts import (
     HierarchicalMixtureOfExperts,
     MixtureOfExperts,
+    expert_responsibilities,
     hierarchical_log_gates,
     log_mixture_of_experts_density,
     mixture_of_experts_density,
@@ -122,6 +123,12 @@ def test_logistic_experts_probabilities_stay_in_unit_interval_far_from_the_data(
     model = _quiet_fit(MixtureOfExperts(3, expert="logistic", random_state=0), X, (X[:, 0] > 0).astype(int))
     proba = model.predict_proba(50.0 * rng.normal(size=(20000, 2)))
     assert proba.min() >= 0.0 and proba.max() <= 1.0
+
+
+def test_expert_responsibilities_refuse_mismatched_shapes():
+    # a single column of log densities used to broadcast against the gates silently
+    with pytest.raises(ValueError, match=r"must both have shape \(n_samples, n_experts\), got \(3, 2\) and \(3, 1\)"):
+        expert_responsibilities(np.log(np.full((3, 2), 0.5)), np.zeros((3, 1)))
 
 
 @pytest.mark.equation("14.53")

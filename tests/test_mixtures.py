@@ -115,6 +115,21 @@ def test_responsibilities_are_bayes_rule_including_pi():
     assert not np.allclose(gamma, responsibilities_linear(Phi, t, np.ones(3) / 3, W, beta))
 
 
+def test_core_functions_check_pi_beta_and_shapes():
+    # wrong π used to be normalised away in γ (silently wrong likelihood); β < 0 gave NaN
+    Phi, t, pi, W, beta = linear_params(3)
+    with pytest.raises(ValueError, match="pi must be non-negative and sum to one"):
+        mixture_of_linear_regressions_log_likelihood(Phi, t, 2 * pi, W, beta)
+    with pytest.raises(ValueError, match=r"pi must have shape \(n_components,\) = \(3,\)"):
+        responsibilities_linear(Phi, t, [1.0], W, beta)
+    with pytest.raises(ValueError, match="beta .* must be positive"):
+        responsibilities_linear(Phi, t, pi, W, -beta)
+    with pytest.raises(ValueError, match=r"W must have shape \(n_components, n_basis\) = \(K, 2\)"):
+        responsibilities_linear(Phi, t, pi, W[:, :1], beta)
+    with pytest.raises(ValueError, match=r"t must have shape \(n_samples,\) = \(12,\)"):
+        mixture_of_logistic_regressions_log_likelihood(Phi, t[:5], pi, W)
+
+
 @pytest.mark.equation("14.37")
 def test_responsibilities_survive_far_points_and_zero_pi():
     Phi, t, pi, W, beta = linear_params(4)
