@@ -397,6 +397,10 @@ class _GatedExperts(BaseEstimator):
                 ConvergenceWarning,
             )
         self.gate_coefs_, self.coef_, precision = params
+        # drop what an earlier fit with the other kind of expert left: it would describe another model
+        stale = "classes_" if self.expert == "linear" else "precision_"
+        if hasattr(self, stale):
+            delattr(self, stale)
         if self.expert == "linear":
             self.precision_ = precision
         self.responsibilities_ = R

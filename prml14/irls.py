@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
-from ._numerics import expit, log_expit, softplus
+from ._numerics import expit, log_expit, log_softmax, softmax, softplus
 
 __all__ = ["q_gradient", "q_negative_hessian", "weighted_logistic_objective", "weighted_logistic_irls"]
 
@@ -271,8 +271,6 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
 #
 # with column 0 of W (the reference class) fixed at zero and the bias row m = 0 unpenalised
 # (shrinking the gate biases would pull every gate towards equal mixing proportions).
-
-from ._numerics import log_softmax, softmax  # noqa: E402  (appended section)
 
 __all__ += [
     "weighted_softmax_objective",

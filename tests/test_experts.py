@@ -125,6 +125,16 @@ def test_logistic_experts_probabilities_stay_in_unit_interval_far_from_the_data(
     assert proba.min() >= 0.0 and proba.max() <= 1.0
 
 
+def test_refit_with_the_other_kind_of_expert_drops_stale_attributes():
+    X, t, *_ = _true_moe_data(120, seed=2)
+    y = (t > np.median(t)).astype(int)
+    model = _quiet_fit(MixtureOfExperts(2, random_state=0, max_iter=5), X, t)
+    _quiet_fit(model.set_params(expert="logistic"), X, y)
+    assert not hasattr(model, "precision_") and model.classes_.tolist() == [0, 1]
+    _quiet_fit(model.set_params(expert="linear"), X, t)
+    assert not hasattr(model, "classes_") and model.precision_.shape == (2,)
+
+
 def test_expert_responsibilities_refuse_mismatched_shapes():
     # a single column of log densities used to broadcast against the gates silently
     with pytest.raises(ValueError, match=r"must both have shape \(n_samples, n_experts\), got \(3, 2\) and \(3, 1\)"):
