@@ -677,14 +677,14 @@ class MixtureOfLinearRegressions(_MixtureEMMixin, RegressorMixin, BaseEstimator)
         """
         return self.component_means(X) @ self.weights_
 
-    def predict_density(self, X, t):
-        """p(t_n | x_n), equation (14.34), at each pair (x_n, t_n); shape (n_samples,)."""
-        Phi, t = self._validated(X, t)
+    def predict_density(self, X, y):
+        """p(t_n | x_n), equation (14.34), at each pair (x_n, t_n = y_n); shape (n_samples,)."""
+        Phi, t = self._validated(X, y)
         return mixture_of_linear_regressions_density(Phi, t, self.weights_, self.coef_, self.precision_)
 
-    def log_likelihood(self, X, t):
-        """ln p(t | X, θ), equation (14.35), summed over the pairs."""
-        Phi, t = self._validated(X, t)
+    def log_likelihood(self, X, y):
+        """ln p(t | X, θ), equation (14.35), summed over the pairs (t = y)."""
+        Phi, t = self._validated(X, y)
         return mixture_of_linear_regressions_log_likelihood(Phi, t, self.weights_, self.coef_, self.precision_)
 
     def sample(self, X, random_state=None):

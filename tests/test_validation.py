@@ -37,3 +37,14 @@ def test_binary_classifiers_agree_on_labels(model):
         model.fit(X, np.arange(40) % 3)
     with pytest.raises(ValueError, match=r"exactly two classes .*got 1 class"):
         model.fit(X, np.zeros(40, dtype=int))
+
+
+@pytest.mark.parametrize("method", ["predict_density", "log_likelihood"])
+def test_density_methods_take_X_and_y_everywhere(method):
+    import inspect
+
+    from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
+
+    for cls in (MixtureOfLinearRegressions, MixtureOfLogisticRegressions, MixtureOfExperts, HierarchicalMixtureOfExperts):
+        if hasattr(cls, method):
+            assert list(inspect.signature(getattr(cls, method)).parameters) == ["self", "X", "y"], cls
