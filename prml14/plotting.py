@@ -1,8 +1,8 @@
 """One figure style for every page of the book.
 
 The palette is Okabe & Ito's colour-blind-safe set. Each *role* keeps one colour everywhere in
-the book, so a reader who has learnt that orange means "class t = +1" or "a committee member"
-never has to re-learn it:
+the book, so a reader who has learnt that vermillion means "class t = +1" and sky blue "a
+committee member" never has to re-learn it:
 
 =================  ==========================================================
 role               used for
