@@ -1,11 +1,12 @@
-"""Label checks shared by the binary classifiers (stumps, AdaBoost, logistic mixtures, experts)."""
+"""Helpers shared by the estimators: binary label coding (stumps, AdaBoost, logistic mixtures,
+experts) and the random_state parameters of a wrapped estimator (AdaBoost, bagging)."""
 
 from __future__ import annotations
 
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
-__all__ = ["binary_targets", "fitted_binary_targets"]
+__all__ = ["binary_targets", "fitted_binary_targets", "random_state_params"]
 
 
 def binary_targets(y):
@@ -70,3 +71,22 @@ def fitted_binary_targets(y, classes):
             f"the fitted classes are {np.asarray(classes).tolist()}"
         )
     return (y == classes[1]).astype(float)
+
+
+def random_state_params(estimator):
+    """Names of every ``random_state`` parameter of ``estimator``, nested ones included, sorted.
+
+    A tree inside a Pipeline has ``"tree__random_state"``; ensembles seed each of them so that one
+    ``random_state`` of the ensemble fixes every member.
+
+    Parameters
+    ----------
+    estimator : scikit-learn estimator
+
+    Returns
+    -------
+    list of str
+    """
+    return sorted(
+        key for key in estimator.get_params(deep=True) if key == "random_state" or key.endswith("__random_state")
+    )

@@ -40,7 +40,7 @@ from sklearn.utils.validation import (
 
 from ._equations import implements
 from ._numerics import expit
-from ._validation import binary_targets
+from ._validation import binary_targets, random_state_params
 from .losses import exponential_loss
 from .stumps import DecisionStump, SortedColumns
 
@@ -375,11 +375,7 @@ _CHANCE_TOLERANCE = 1e-12
 
 def _reseed(estimator, rng):
     """Give every ``random_state`` parameter of ``estimator`` its own seed drawn from ``rng``."""
-    seeds = {
-        key: rng.randint(np.iinfo(np.int32).max)
-        for key in sorted(estimator.get_params(deep=True))
-        if key == "random_state" or key.endswith("__random_state")
-    }
+    seeds = {key: rng.randint(np.iinfo(np.int32).max) for key in random_state_params(estimator)}
     if seeds:
         estimator.set_params(**seeds)
     return estimator

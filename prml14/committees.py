@@ -27,6 +27,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, has_fit_parameter, validate_data
 
 from ._equations import implements
+from ._validation import random_state_params
 
 __all__ = [
     "bootstrap_indices",
@@ -330,8 +331,7 @@ def _fit_member(estimator, X, y, indices, sample_weight, seed, use_counts):
     act as repetition counts this is the same fit as on the repeated rows, on fewer rows.
     """
     # Seed every random_state of the member, nested ones included (a tree inside a Pipeline).
-    nested = [key for key in estimator.get_params(deep=True) if key == "random_state" or key.endswith("__random_state")]
-    estimator.set_params(**dict.fromkeys(nested, seed))
+    estimator.set_params(**dict.fromkeys(random_state_params(estimator), seed))
     if use_counts:
         rows, counts = np.unique(indices, return_counts=True)
         weight = counts.astype(float) if sample_weight is None else counts * sample_weight[rows]

@@ -1,4 +1,6 @@
-"""The binary classifiers share one label coding and one set of messages (prml14._validation)."""
+"""Conventions the estimators share (prml14._validation): label coding, messages, signatures, seeding."""
+
+import numbers
 
 import numpy as np
 import pytest
@@ -48,3 +50,24 @@ def test_density_methods_take_X_and_y_everywhere(method):
     for cls in (MixtureOfLinearRegressions, MixtureOfLogisticRegressions, MixtureOfExperts, HierarchicalMixtureOfExperts):
         if hasattr(cls, method):
             assert list(inspect.signature(getattr(cls, method)).parameters) == ["self", "X", "y"], cls
+
+
+def test_random_state_params_finds_nested_ones_and_ensembles_seed_them():
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.tree import DecisionTreeClassifier
+
+    from prml14 import BaggingClassifier
+    from prml14._validation import random_state_params
+
+    pipe = make_pipeline(StandardScaler(), DecisionTreeClassifier(max_depth=1))
+    assert random_state_params(pipe) == ["decisiontreeclassifier__random_state"]
+    assert random_state_params(StandardScaler()) == []
+    rng = np.random.RandomState(0)
+    X, y = rng.normal(size=(60, 3)), np.arange(60) % 2
+    tree = DecisionTreeClassifier(max_depth=2, max_features=1)
+    boost = AdaBoostClassifier(tree, n_estimators=3, random_state=0).fit(X, y)
+    bag = BaggingClassifier(pipe, n_estimators=3, random_state=0).fit(X, y)
+    assert all(isinstance(m.random_state, numbers.Integral) for m in boost.estimators_)
+    assert all(isinstance(m.get_params()["decisiontreeclassifier__random_state"], numbers.Integral) for m in bag.estimators_)
+    assert tree.random_state is None and pipe.get_params()["decisiontreeclassifier__random_state"] is None
