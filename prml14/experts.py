@@ -378,8 +378,10 @@ class _GatedExperts(BaseEstimator):
         branching, depth = self._tree()
         n_leaves = branching**depth
         if n_leaves > X.shape[0]:
+            size = "n_components" if depth == 1 and isinstance(self, MixtureOfExperts) else "branching**n_levels"
             raise ValueError(
-                f"the number of experts ({n_leaves}) must not exceed n_samples = {X.shape[0]}"
+                f"{size}={n_leaves} experts must be <= n_samples={X.shape[0]}; each expert needs at "
+                "least one data point"
             )
         Phi, Phi_gate = affine_features(X), self._gate_basis(X)
         variance_floor = self._VARIANCE_FLOOR * max(float(np.var(t)), 1e-12)

@@ -360,7 +360,7 @@ def test_too_many_experts_for_the_data_give_finite_parameters():
 @pytest.mark.parametrize(
     "estimator, X, y, error, message",
     [
-        (MixtureOfExperts(5), np.zeros((4, 1)), np.arange(4.0), ValueError, "must not exceed n_samples"),
+        (MixtureOfExperts(5), np.zeros((4, 1)), np.arange(4.0), ValueError, "n_components=5 experts must be <= n_samples=4"),
         (MixtureOfExperts(0), np.zeros((4, 1)), np.arange(4.0), ValueError, "n_components"),
         (HierarchicalMixtureOfExperts(branching=1), np.zeros((4, 1)), np.arange(4.0), ValueError, "branching"),
         (MixtureOfExperts(expert="tree"), np.zeros((4, 1)), np.arange(4.0), ValueError, "expert"),

@@ -71,3 +71,19 @@ def test_random_state_params_finds_nested_ones_and_ensembles_seed_them():
     assert all(isinstance(m.random_state, numbers.Integral) for m in boost.estimators_)
     assert all(isinstance(m.get_params()["decisiontreeclassifier__random_state"], numbers.Integral) for m in bag.estimators_)
     assert tree.random_state is None and pipe.get_params()["decisiontreeclassifier__random_state"] is None
+
+
+def test_too_many_components_name_the_parameter():
+    from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
+
+    X, y = np.arange(6.0)[:, None], np.arange(6.0)
+    labels = np.arange(6) % 2
+    for model, target, message in [
+        (MixtureOfLinearRegressions(7), y, "n_components=7 must be <= n_samples=6"),
+        (MixtureOfLogisticRegressions(7), labels, "n_components=7 must be <= n_samples=6"),
+        (MixtureOfExperts(7), y, "n_components=7 experts must be <= n_samples=6"),
+        (MixtureOfExperts(7, expert="logistic"), labels, "n_components=7 experts must be <= n_samples=6"),
+        (HierarchicalMixtureOfExperts(2, 3), y, r"branching\*\*n_levels=8 experts must be <= n_samples=6"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            model.fit(X, target)
