@@ -670,7 +670,7 @@ class HierarchicalMixtureOfExperts(_GatedExperts):
         Level d: shape (branching**d, n_basis_gate, branching); node j's children are the nodes
         j·branching + c of the next level (or leaves).
     coef_ : ndarray of shape (n_experts, n_features + 1)
-    precision_, classes_, responsibilities_, log_likelihood_history_, objective_history_, n_iter_, converged_
+    precision_, classes_, responsibilities_, log_likelihood_history_, objective_history_, n_iter_, converged_, n_features_in_
         As in :class:`MixtureOfExperts` (responsibilities are those of the leaves).
     """
 
