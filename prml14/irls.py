@@ -59,6 +59,13 @@ def _check_irls_inputs(Phi, t, weights):
     return Phi, t, weights
 
 
+def _check_w(w, n_basis):
+    w = np.asarray(w, dtype=float)
+    if w.shape != (n_basis,):
+        raise ValueError(f"w must have shape (n_basis,) = ({n_basis},), got {w.shape}")
+    return w
+
+
 @implements("14.51")
 def q_gradient(w, Phi, t, gamma):
     """Gradient of the weighted logistic log-likelihood, ∇_w Q = Σ_n γ_n (t_n − y_n) φ_n (14.51).
@@ -79,9 +86,9 @@ def q_gradient(w, Phi, t, gamma):
     ndarray of shape (n_basis,)
         Φᵀ (γ ⊙ (t − y)).
     """
-    Phi = np.asarray(Phi, dtype=float)
-    y = expit(Phi @ np.asarray(w, dtype=float))
-    return Phi.T @ (np.asarray(gamma, dtype=float) * (np.asarray(t, dtype=float) - y))
+    Phi, t, gamma = _check_irls_inputs(Phi, t, gamma)
+    y = expit(Phi @ _check_w(w, Phi.shape[1]))
+    return Phi.T @ (gamma * (t - y))
 
 
 @implements("14.52")
@@ -97,8 +104,8 @@ def q_negative_hessian(w, Phi, t, gamma):
     w : ndarray of shape (n_basis,)
     Phi : ndarray of shape (n_samples, n_basis)
     t : ndarray of shape (n_samples,)
-        Unused (the Hessian of the logistic log-likelihood does not depend on t); kept so that
-        gradient and Hessian share one signature.
+        Only checked (the Hessian of the logistic log-likelihood does not depend on t); kept so
+        that gradient and Hessian share one signature.
     gamma : ndarray of shape (n_samples,)
         Responsibilities γ_nk (weights); they multiply every term.
 
@@ -106,9 +113,9 @@ def q_negative_hessian(w, Phi, t, gamma):
     -------
     ndarray of shape (n_basis, n_basis)
     """
-    Phi = np.asarray(Phi, dtype=float)
-    y = expit(Phi @ np.asarray(w, dtype=float))
-    s = np.asarray(gamma, dtype=float) * y * (1.0 - y)
+    Phi, t, gamma = _check_irls_inputs(Phi, t, gamma)
+    y = expit(Phi @ _check_w(w, Phi.shape[1]))
+    s = gamma * y * (1.0 - y)
     return (Phi * s[:, None]).T @ Phi
 
 
@@ -129,6 +136,8 @@ def weighted_logistic_objective(w, Phi, t, weights, l2=0.0):
     -------
     float
     """
+    Phi, t, weights = _check_irls_inputs(Phi, t, weights)
+    w = _check_w(w, Phi.shape[1])
     a = Phi @ w
     ll = np.dot(weights, t * log_expit(a) + (1.0 - t) * log_expit(-a))
     return float(ll - 0.5 * l2 * np.dot(w, w))

@@ -140,6 +140,13 @@ def test_bad_inputs_are_rejected():
         weighted_logistic_irls(Phi, t[:-1], gamma)
     with pytest.raises(ValueError, match="l2 must be non-negative"):
         weighted_logistic_irls(Phi, t, gamma, l2=-1.0)
+    # the gradient, Hessian and objective check the same arguments (they broadcast before)
+    w = np.zeros(Phi.shape[1])
+    for f in (q_gradient, q_negative_hessian, weighted_logistic_objective):
+        with pytest.raises(ValueError, match=r"weights \(gamma\) must have shape \(n_samples,\) = \(60,\)"):
+            f(w, Phi, t, gamma[:1])
+        with pytest.raises(ValueError, match=r"w must have shape \(n_basis,\) = \(3,\)"):
+            f(w[:2], Phi, t, gamma)
 
 
 @pytest.mark.equation("14.51", "14.52")
