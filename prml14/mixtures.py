@@ -91,26 +91,48 @@ def _logsumexp_rows(A):
 # ----------------------------------------------------------------------------------------------
 
 
-def _check_components(Phi, t, W):
-    """Phi (N, M), t (N,) and W (K, M) as float arrays; ValueError naming the argument otherwise."""
-    Phi, t, W = (np.asarray(a, dtype=float) for a in (Phi, t, W))
+def _check_design(Phi, t):
+    """Phi (N, M) and t (N,) as float arrays; ValueError naming the argument otherwise."""
+    Phi, t = np.asarray(Phi, dtype=float), np.asarray(t, dtype=float)
     if Phi.ndim != 2:
         raise ValueError(f"Phi must be a 2-D design matrix (n_samples, n_basis), got shape {Phi.shape}")
     if t.shape != (Phi.shape[0],):
         raise ValueError(f"t must have shape (n_samples,) = ({Phi.shape[0]},), got {t.shape}")
+    return Phi, t
+
+
+def _check_components(Phi, t, W):
+    """Phi (N, M), t (N,) and W (K, M) as float arrays; ValueError naming the argument otherwise."""
+    Phi, t = _check_design(Phi, t)
+    W = np.asarray(W, dtype=float)
     if W.ndim != 2 or W.shape[1] != Phi.shape[1]:
         raise ValueError(f"W must have shape (n_components, n_basis) = (K, {Phi.shape[1]}), got {W.shape}")
     return Phi, t, W
 
 
-def _log_pi(pi, n_components):
-    """ln π_k, checking that π has one entry per component, is non-negative and sums to one."""
+def _check_pi(pi, n_components):
+    """π as floats, checking that it has one entry per component, is non-negative and sums to one."""
     pi = np.asarray(pi, dtype=float)
     if pi.shape != (n_components,):
         raise ValueError(f"pi must have shape (n_components,) = ({n_components},), got {pi.shape}")
     if np.any(pi < 0) or not abs(pi.sum() - 1.0) <= 1e-8:
         raise ValueError(f"pi must be non-negative and sum to one, got {pi}")
-    return log_or_minus_inf(pi)
+    return pi
+
+
+def _log_pi(pi, n_components):
+    return log_or_minus_inf(_check_pi(pi, n_components))
+
+
+def _check_gamma(gamma, n_samples=None):
+    """Responsibilities γ of shape (N, K), non-negative; ValueError naming gamma otherwise."""
+    gamma = np.asarray(gamma, dtype=float)
+    if gamma.ndim != 2 or (n_samples is not None and gamma.shape[0] != n_samples):
+        rows = "n_samples" if n_samples is None else f"n_samples={n_samples}"
+        raise ValueError(f"gamma must have shape ({rows}, n_components), got {gamma.shape}")
+    if np.any(gamma < 0):
+        raise ValueError("gamma must be non-negative (responsibilities)")
+    return gamma
 
 
 def linear_component_log_densities(Phi, t, W, beta):
@@ -241,7 +263,7 @@ def mixing_coefficients(gamma):
     -------
     ndarray of shape (n_components,)
     """
-    return np.asarray(gamma, dtype=float).mean(axis=0)
+    return _check_gamma(gamma).mean(axis=0)
 
 
 def expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi, W, beta):
@@ -299,6 +321,8 @@ def weighted_normal_equations(Phi, t, gamma):
     b : ndarray of shape (n_components, n_basis)
         Σ_n γ_nk t_n φ_n.
     """
+    Phi, t = _check_design(Phi, t)
+    gamma = _check_gamma(gamma, Phi.shape[0])
     K, M = gamma.shape[1], Phi.shape[1]
     A, b = np.zeros((K, M, M)), np.zeros((K, M))
     for start in range(0, len(t), _BLOCK):
@@ -368,7 +392,7 @@ def weighted_least_squares(Phi, t, gamma, W_old=None):
     Phi = np.asarray(Phi, dtype=float)
     t = np.asarray(t, dtype=float)
     gamma = np.asarray(gamma, dtype=float)
-    W = solve_normal_equations(*weighted_normal_equations(Phi, t, gamma))
+    W = solve_normal_equations(*weighted_normal_equations(Phi, t, gamma))  # checks the arguments
     dead = gamma.sum(axis=0) <= _DEAD * len(t)
     if np.any(dead):
         W[dead] = 0.0 if W_old is None else np.asarray(W_old, dtype=float)[dead]
@@ -391,9 +415,12 @@ def noise_precision(Phi, t, gamma, W, *, floor=None):
     float
         β, a *precision* (inverse variance), not a variance or a standard deviation.
     """
-    t = np.asarray(t, dtype=float)
-    resid = t[:, None] - np.asarray(Phi, dtype=float) @ np.asarray(W, dtype=float).T
-    variance = float(np.sum(np.asarray(gamma) * resid**2) / len(t))
+    Phi, t, W = _check_components(Phi, t, W)
+    gamma = _check_gamma(gamma, Phi.shape[0])
+    if gamma.shape[1] != W.shape[0]:
+        raise ValueError(f"gamma must have one column per row of W ({W.shape[0]}), got {gamma.shape[1]}")
+    resid = t[:, None] - Phi @ W.T
+    variance = float(np.sum(gamma * resid**2) / len(t))
     if floor is None:
         var_t = float(np.var(t))
         floor = 1e-10 * (var_t if var_t > 0 else 1.0)
@@ -446,7 +473,12 @@ def mixture_of_logistic_regressions_proba(Phi, pi, W):
     -------
     ndarray of shape (n_samples,)
     """
-    return expit(np.asarray(Phi, dtype=float) @ np.asarray(W, dtype=float).T) @ np.asarray(pi, dtype=float)
+    Phi, W = np.asarray(Phi, dtype=float), np.asarray(W, dtype=float)
+    if Phi.ndim != 2 or W.ndim != 2 or W.shape[1] != Phi.shape[1]:
+        raise ValueError(
+            f"Phi (n_samples, n_basis) and W (n_components, n_basis) must share n_basis, got {Phi.shape} and {W.shape}"
+        )
+    return expit(Phi @ W.T) @ _check_pi(pi, W.shape[0])
 
 
 @implements("14.46")

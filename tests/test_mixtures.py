@@ -128,6 +128,15 @@ def test_core_functions_check_pi_beta_and_shapes():
         responsibilities_linear(Phi, t, pi, W[:, :1], beta)
     with pytest.raises(ValueError, match=r"t must have shape \(n_samples,\) = \(12,\)"):
         mixture_of_logistic_regressions_log_likelihood(Phi, t[:5], pi, W)
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    with pytest.raises(ValueError, match=r"gamma must have shape \(n_samples=12, n_components\), got \(11, 3\)"):
+        weighted_least_squares(Phi, t, gamma[1:])
+    with pytest.raises(ValueError, match=r"gamma must have one column per row of W \(3\), got 2"):
+        noise_precision(Phi, t, gamma[:, :2], W)
+    with pytest.raises(ValueError, match="gamma must be non-negative"):
+        mixing_coefficients(-gamma)
+    with pytest.raises(ValueError, match="must share n_basis"):
+        mixture_of_logistic_regressions_proba(Phi, pi, W[:, :1])
 
 
 @pytest.mark.equation("14.37")
