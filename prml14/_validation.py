@@ -1,12 +1,13 @@
-"""Helpers shared by the estimators: binary label coding (stumps, AdaBoost, logistic mixtures,
-experts) and the random_state parameters of a wrapped estimator (AdaBoost, bagging)."""
+"""Helpers shared by the modules: binary label coding (stumps, AdaBoost, logistic mixtures,
+experts), mixing weights on the simplex (bma, mixtures) and the random_state parameters of a
+wrapped estimator (AdaBoost, bagging)."""
 
 from __future__ import annotations
 
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
-__all__ = ["binary_targets", "fitted_binary_targets", "random_state_params"]
+__all__ = ["binary_targets", "fitted_binary_targets", "random_state_params", "check_simplex"]
 
 
 def binary_targets(y):
@@ -90,3 +91,33 @@ def random_state_params(estimator):
     return sorted(
         key for key in estimator.get_params(deep=True) if key == "random_state" or key.endswith("__random_state")
     )
+
+
+def check_simplex(weights, n_components=None, name="weights"):
+    """Mixing weights as a float vector: non-empty, one per component, non-negative, summing to one.
+
+    Parameters
+    ----------
+    weights : array-like of shape (n_components,)
+    n_components : int, default=None
+        The required length (not checked if None).
+    name : str, default="weights"
+        The argument's name, for the error messages.
+
+    Returns
+    -------
+    ndarray of shape (n_components,)
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, if a condition fails (the sum may differ from one by 1e-8).
+    """
+    weights = np.asarray(weights, dtype=float)
+    if weights.ndim != 1 or weights.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of mixing coefficients, got shape {weights.shape}")
+    if n_components is not None and weights.size != n_components:
+        raise ValueError(f"{name} must have one entry per component ({n_components}), got {weights.size}")
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0) or not np.isclose(weights.sum(), 1.0, atol=1e-8):
+        raise ValueError(f"{name} must be non-negative and sum to one, got {weights}")
+    return weights

@@ -28,6 +28,7 @@ from sklearn.utils import check_random_state
 
 from ._equations import implements
 from ._numerics import log_or_minus_inf, logsumexp
+from ._validation import check_simplex
 
 __all__ = [
     "gaussian_log_densities",
@@ -61,17 +62,6 @@ def _as_points(X, name="X"):
     if not np.all(np.isfinite(X)):
         raise ValueError(f"{name} must not contain NaN or infinity")
     return X
-
-
-def _check_weights(weights, n_components=None, name="weights"):
-    weights = np.asarray(weights, dtype=float)
-    if weights.ndim != 1 or weights.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array of mixing coefficients, got shape {weights.shape}")
-    if n_components is not None and weights.size != n_components:
-        raise ValueError(f"{name} must have one entry per component ({n_components}), got {weights.size}")
-    if not np.all(np.isfinite(weights)) or np.any(weights < 0) or not np.isclose(weights.sum(), 1.0, atol=1e-8):
-        raise ValueError(f"{name} must be non-negative and sum to one, got {weights}")
-    return weights
 
 
 def _check_parameters(means, scales, n_features, scales_name):
@@ -190,7 +180,7 @@ def component_log_densities(X, means, scales, family="gaussian"):
 
 def _weights_and_log_densities(X, weights, means, scales, family):
     """Checked mixing coefficients π_k and the (N, K) array ln p(x_n | k) of a mixture."""
-    weights = _check_weights(weights)
+    weights = check_simplex(weights)
     n_means = np.shape(means)[0] if np.ndim(means) else 0
     if n_means != weights.size:
         raise ValueError(f"means must have one row per component ({weights.size} weights), got shape {np.shape(means)}")
@@ -228,7 +218,7 @@ def log_joint(weights, log_component_densities):
     -------
     ndarray of shape (..., n_components)
     """
-    weights = _check_weights(weights)
+    weights = check_simplex(weights)
     return log_or_minus_inf(weights) + _check_log_densities(log_component_densities, weights)
 
 
@@ -324,7 +314,7 @@ def log_model_evidence(X, weights, means, scales, family="gaussian"):
 def _check_prior(prior, n_models):
     if prior is None:
         return np.full(n_models, -np.log(n_models))
-    prior = _check_weights(prior, n_models, name="prior")
+    prior = check_simplex(prior, n_models, name="prior")
     return log_or_minus_inf(prior)
 
 
@@ -462,7 +452,7 @@ def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, ini
     if not isinstance(max_iter, Integral) or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
     H = log_p.shape[1]
-    weights = np.full(H, 1.0 / H) if init is None else _check_weights(init, H, name="init")
+    weights = np.full(H, 1.0 / H) if init is None else check_simplex(init, H, name="init")
     trace = []
     for _ in range(max_iter):
         joint = log_joint(weights, log_p)
@@ -494,7 +484,7 @@ def bma_predictive_density(model_predictive_densities, log_posterior):
     """
     dens = np.asarray(model_predictive_densities, dtype=float)
     post = np.exp(np.asarray(log_posterior, dtype=float))
-    _check_weights(post, dens.shape[-1], name="exp(log_posterior)")
+    check_simplex(post, dens.shape[-1], name="exp(log_posterior)")
     if np.any(dens < 0):
         raise ValueError("model_predictive_densities must be non-negative")
     return dens @ post
@@ -523,7 +513,7 @@ def sample_mixture(n_samples, weights, means, scales, family="gaussian", random_
     if family not in _FAMILIES:
         raise ValueError(f"family must be one of {_FAMILIES}, got {family!r}")
     rng = check_random_state(random_state)
-    weights = _check_weights(weights)
+    weights = check_simplex(weights)
     means_arr = np.asarray(means, dtype=float)
     D = 1 if means_arr.ndim == 1 else means_arr.shape[1]
     means_arr, chol = _check_parameters(means_arr, scales, D, "scales")

@@ -45,7 +45,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
-from ._validation import binary_targets, fitted_binary_targets
+from ._validation import binary_targets, check_simplex, fitted_binary_targets
 from ._numerics import affine_features, expit, log_or_minus_inf, softplus
 from .irls import weighted_logistic_irls
 
@@ -110,18 +110,8 @@ def _check_components(Phi, t, W):
     return Phi, t, W
 
 
-def _check_pi(pi, n_components):
-    """π as floats, checking that it has one entry per component, is non-negative and sums to one."""
-    pi = np.asarray(pi, dtype=float)
-    if pi.shape != (n_components,):
-        raise ValueError(f"pi must have shape (n_components,) = ({n_components},), got {pi.shape}")
-    if np.any(pi < 0) or not abs(pi.sum() - 1.0) <= 1e-8:
-        raise ValueError(f"pi must be non-negative and sum to one, got {pi}")
-    return pi
-
-
 def _log_pi(pi, n_components):
-    return log_or_minus_inf(_check_pi(pi, n_components))
+    return log_or_minus_inf(check_simplex(pi, n_components, name="pi"))
 
 
 def _check_gamma(gamma, n_samples=None):
@@ -478,7 +468,7 @@ def mixture_of_logistic_regressions_proba(Phi, pi, W):
         raise ValueError(
             f"Phi (n_samples, n_basis) and W (n_components, n_basis) must share n_basis, got {Phi.shape} and {W.shape}"
         )
-    return expit(Phi @ W.T) @ _check_pi(pi, W.shape[0])
+    return expit(Phi @ W.T) @ check_simplex(pi, W.shape[0], name="pi")
 
 
 @implements("14.46")

@@ -120,7 +120,7 @@ def test_core_functions_check_pi_beta_and_shapes():
     Phi, t, pi, W, beta = linear_params(3)
     with pytest.raises(ValueError, match="pi must be non-negative and sum to one"):
         mixture_of_linear_regressions_log_likelihood(Phi, t, 2 * pi, W, beta)
-    with pytest.raises(ValueError, match=r"pi must have shape \(n_components,\) = \(3,\)"):
+    with pytest.raises(ValueError, match=r"pi must have one entry per component \(3\), got 1"):
         responsibilities_linear(Phi, t, [1.0], W, beta)
     with pytest.raises(ValueError, match="beta .* must be positive"):
         responsibilities_linear(Phi, t, pi, W, -beta)
