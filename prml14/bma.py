@@ -463,7 +463,9 @@ def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, ini
             break
     else:
         warnings.warn(
-            f"fit_combination_weights did not converge in max_iter={max_iter} iterations", ConvergenceWarning
+            f"fit_combination_weights did not converge in max_iter={max_iter} iterations",
+            ConvergenceWarning,
+            stacklevel=2,
         )
     return weights, np.array(trace)
 

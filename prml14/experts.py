@@ -397,6 +397,7 @@ class _GatedExperts(BaseEstimator):
                 f"EM did not converge in max_iter={self.max_iter} iterations (change of the "
                 f"objective per sample above tol={self.tol}); increase max_iter or tol.",
                 ConvergenceWarning,
+                stacklevel=4,  # _fit <- fit <- sklearn's _fit_context wrapper <- the caller
             )
         self.gate_coefs_, self.coef_, precision = params
         # drop what an earlier fit with the other kind of expert left: it would describe another model

@@ -583,7 +583,7 @@ class _MixtureEMMixin:
                 f"EM did not converge in max_iter={self.max_iter} iterations (change of the mean "
                 f"log-likelihood still above tol={self.tol}); increase max_iter or tol.",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=4,  # _run_em <- fit <- sklearn's _fit_context wrapper <- the caller
             )
         self.responsibilities_ = gamma
         self.log_likelihood_history_ = np.asarray(history)
@@ -819,7 +819,7 @@ class MixtureOfLogisticRegressions(_MixtureEMMixin, ClassifierMixin, BaseEstimat
                     f"weights diverge. Continuing with the ridge penalty l2={self._SEPARATION_L2}; "
                     "set l2 > 0 to choose it.",
                     ConvergenceWarning,
-                    stacklevel=4,
+                    stacklevel=5,  # _m_step <- _run_em <- fit <- _fit_context wrapper <- the caller
                 )
                 self.l2_ = self._SEPARATION_L2
                 w, _, _ = weighted_logistic_irls(Phi, t, gamma[:, k], W[k], l2=self.l2_, max_iter=self._IRLS_MAX_ITER)

@@ -87,3 +87,26 @@ def test_too_many_components_name_the_parameter():
     ]:
         with pytest.raises(ValueError, match=message):
             model.fit(X, target)
+
+
+def test_convergence_warnings_point_at_the_caller():
+    from sklearn.exceptions import ConvergenceWarning
+
+    from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
+    from prml14.bma import fit_combination_weights
+
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(100, 1))
+    t = X[:, 0] + rng.normal(size=100)
+    calls = [
+        lambda: MixtureOfLinearRegressions(2, max_iter=1, random_state=0).fit(X, t),
+        lambda: MixtureOfExperts(2, max_iter=1, random_state=0).fit(X, t),
+        lambda: HierarchicalMixtureOfExperts(2, 1, max_iter=1, random_state=0).fit(X, t),
+        # separable labels: the IRLS M-step warns before EM does
+        lambda: MixtureOfLogisticRegressions(2, random_state=0).fit(X, (X[:, 0] > 0).astype(int)),
+        lambda: fit_combination_weights(np.log(rng.uniform(size=(50, 3))), max_iter=1),
+    ]
+    for call in calls:
+        with pytest.warns(ConvergenceWarning) as record:
+            call()
+        assert record[0].filename == __file__, record[0].filename
