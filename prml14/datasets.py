@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, validate_params
+
+# the parameters every generator shares, checked by scikit-learn's validate_params (the error
+# names the parameter and the range it must lie in, as for sklearn.datasets.make_*)
+_N_SAMPLES = [Interval(Integral, 1, None, closed="left")]
+_NOISE = [Interval(Real, 0, None, closed="left")]
+_RANDOM_STATE = ["random_state"]
 
 
+@validate_params(
+    {"n_samples": _N_SAMPLES, "noise": _NOISE, "random_state": _RANDOM_STATE},
+    prefer_skip_nested_validation=True,
+)
 def make_gated_regression(n_samples=300, noise=0.15, random_state=None):
     """1-D regression data whose regime switches with x: two lines joined by a logistic gate.
 
@@ -15,10 +28,10 @@ def make_gated_regression(n_samples=300, noise=0.15, random_state=None):
 
     Parameters
     ----------
-    n_samples : int
-    noise : float
+    n_samples : int, default=300
+    noise : float, default=0.15
         Standard deviation of the Gaussian noise.
-    random_state : int, RandomState or None
+    random_state : int, RandomState or None, default=None
 
     Returns
     -------
@@ -32,6 +45,11 @@ def make_gated_regression(n_samples=300, noise=0.15, random_state=None):
     return x[:, None], t
 
 
+@validate_params(
+    {"n_samples": _N_SAMPLES, "weights": ["array-like"], "coef": ["array-like"],
+     "precision": [Interval(Real, 0, None, closed="neither")], "random_state": _RANDOM_STATE},
+    prefer_skip_nested_validation=True,
+)
 def make_mixture_of_linear_regressions(
     n_samples=200, weights=(0.5, 0.5), coef=((0.0, 1.0), (0.0, -1.0)), precision=100.0, random_state=None
 ):
@@ -43,14 +61,14 @@ def make_mixture_of_linear_regressions(
 
     Parameters
     ----------
-    n_samples : int
-    weights : sequence of float
+    n_samples : int, default=200
+    weights : sequence of float, default=(0.5, 0.5)
         Mixing coefficients π_k (normalised to sum to one).
-    coef : sequence of (intercept, slope)
+    coef : sequence of (intercept, slope), default=((0.0, 1.0), (0.0, -1.0))
         One line per component.
-    precision : float
+    precision : float, default=100.0
         The noise precision β.
-    random_state : int, RandomState or None
+    random_state : int, RandomState or None, default=None
 
     Returns
     -------
@@ -68,6 +86,10 @@ def make_mixture_of_linear_regressions(
     return x[:, None], t, z
 
 
+@validate_params(
+    {"n_samples": _N_SAMPLES, "weights": ["array-like"], "coef": ["array-like"], "random_state": _RANDOM_STATE},
+    prefer_skip_nested_validation=True,
+)
 def make_mixture_of_logistic_regressions(
     n_samples=400, weights=(0.5, 0.5), coef=((-1.0, 4.0, 0.0), (-1.0, 0.0, 4.0)), random_state=None
 ):
@@ -78,10 +100,10 @@ def make_mixture_of_logistic_regressions(
 
     Parameters
     ----------
-    n_samples : int
-    weights : sequence of float
-    coef : sequence of (bias, w1, w2)
-    random_state : int, RandomState or None
+    n_samples : int, default=400
+    weights : sequence of float, default=(0.5, 0.5)
+    coef : sequence of (bias, w1, w2), default=((-1.0, 4.0, 0.0), (-1.0, 0.0, 4.0))
+    random_state : int, RandomState or None, default=None
 
     Returns
     -------
@@ -100,6 +122,10 @@ def make_mixture_of_logistic_regressions(
     return X, t, z
 
 
+@validate_params(
+    {"n_samples": _N_SAMPLES, "noise": _NOISE, "random_state": _RANDOM_STATE},
+    prefer_skip_nested_validation=True,
+)
 def make_wavy_classes(n_samples=30, noise=0.15, random_state=None):
     """Two classes in the unit square separated by a wavy curve, with a little label noise.
 
@@ -109,10 +135,10 @@ def make_wavy_classes(n_samples=30, noise=0.15, random_state=None):
 
     Parameters
     ----------
-    n_samples : int
-    noise : float
+    n_samples : int, default=30
+    noise : float, default=0.15
         Standard deviation of the Gaussian perturbation of the boundary.
-    random_state : int, RandomState or None
+    random_state : int, RandomState or None, default=None
 
     Returns
     -------
@@ -127,6 +153,10 @@ def make_wavy_classes(n_samples=30, noise=0.15, random_state=None):
     return X, t
 
 
+@validate_params(
+    {"n_samples": _N_SAMPLES, "noise": _NOISE, "random_state": _RANDOM_STATE},
+    prefer_skip_nested_validation=True,
+)
 def make_five_regions(n_samples=400, noise=0.3, random_state=None):
     """2-D regression data whose mean is constant on five axis-aligned regions (Fig 14.5).
 
@@ -137,9 +167,9 @@ def make_five_regions(n_samples=400, noise=0.3, random_state=None):
 
     Parameters
     ----------
-    n_samples : int
-    noise : float
-    random_state : int, RandomState or None
+    n_samples : int, default=400
+    noise : float, default=0.3
+    random_state : int, RandomState or None, default=None
 
     Returns
     -------
@@ -158,6 +188,10 @@ def make_five_regions(n_samples=400, noise=0.3, random_state=None):
     return X, t, region
 
 
+@validate_params(
+    {"n_samples": _N_SAMPLES, "noise": _NOISE, "random_state": _RANDOM_STATE},
+    prefer_skip_nested_validation=True,
+)
 def make_xor_regression(n_samples=400, noise=0.1, random_state=None):
     """2-D regression data with t = +1 on two opposite quadrants of the unit square, −1 on the others.
 
@@ -166,9 +200,9 @@ def make_xor_regression(n_samples=400, noise=0.1, random_state=None):
 
     Parameters
     ----------
-    n_samples : int
-    noise : float
-    random_state : int, RandomState or None
+    n_samples : int, default=400
+    noise : float, default=0.1
+    random_state : int, RandomState or None, default=None
 
     Returns
     -------
