@@ -8,6 +8,15 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, validate_params
 
+__all__ = [
+    "make_gated_regression",
+    "make_mixture_of_linear_regressions",
+    "make_mixture_of_logistic_regressions",
+    "make_wavy_classes",
+    "make_five_regions",
+    "make_xor_regression",
+]
+
 # the parameters every generator shares, checked by scikit-learn's validate_params (the error
 # names the parameter and the range it must lie in, as for sklearn.datasets.make_*)
 _N_SAMPLES = [Interval(Integral, 1, None, closed="left")]

@@ -43,3 +43,7 @@ def test_documented_labels_and_regions():
     np.testing.assert_allclose(t, np.where(z == 0, X[:, 0], -X[:, 0]), atol=1e-5)
     with pytest.raises(InvalidParameterError, match="'precision' parameter"):
         datasets.make_mixture_of_linear_regressions(precision=0.0)
+
+
+def test_every_generator_is_listed_in_all():
+    assert sorted(datasets.__all__) == sorted(f.__name__ for f in GENERATORS)
