@@ -39,6 +39,7 @@ from ._numerics import affine_features, expit, log_softmax, logsumexp
 from .conditional_mixture import conditional_mixture_density, log_conditional_mixture_density
 from .irls import weighted_logistic_irls, weighted_softmax_irls
 from .mixtures import (
+    _DEAD,
     linear_component_log_densities,
     logistic_component_log_probs,
     solve_normal_equations,
@@ -272,7 +273,7 @@ class _GatedExperts(BaseEstimator):
         m = Phi.shape[1]
         coef, precision = coef.copy(), np.array(precision, dtype=float, copy=True)
         totals = R.sum(axis=0)
-        alive = totals > 1e-10 * len(t)  # an expert with no responsibility keeps its parameters
+        alive = totals > _DEAD * len(t)  # an expert with no responsibility keeps its parameters
         if self.expert == "linear":
             # Weighted normal equations for all experts at once (batched, never diag(γ_k), N×N),
             # plus the ridge scaled by 1/β_k so that each step maximises the penalised Q.
@@ -305,7 +306,7 @@ class _GatedExperts(BaseEstimator):
             V_new = V.copy()
             for j in range(branching**level):  # loop over gating nodes, not samples
                 weights = node[:, j]
-                if weights.sum() <= 1e-10 * n:
+                if weights.sum() <= _DEAD * n:
                     continue  # nobody reaches this node: keep its gate
                 safe = np.where(weights > 0, weights, 1.0)[:, None]
                 T = np.where(weights[:, None] > 0, child[:, j, :] / safe, 1.0 / branching)

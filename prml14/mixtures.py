@@ -411,10 +411,13 @@ def noise_precision(Phi, t, gamma, W, *, floor=None):
         raise ValueError(f"gamma must have one column per row of W ({W.shape[0]}), got {gamma.shape[1]}")
     resid = t[:, None] - Phi @ W.T
     variance = float(np.sum(gamma * resid**2) / len(t))
-    if floor is None:
-        var_t = float(np.var(t))
-        floor = 1e-10 * (var_t if var_t > 0 else 1.0)
-    return 1.0 / max(variance, floor)
+    return 1.0 / max(variance, _variance_floor(t) if floor is None else floor)
+
+
+def _variance_floor(t):
+    """The default floor on 1/β: 1e-10 × var(t), or 1e-10 if t is constant."""
+    var_t = float(np.var(t))
+    return 1e-10 * (var_t if var_t > 0 else 1.0)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -673,8 +676,7 @@ class MixtureOfLinearRegressions(_MixtureEMMixin, RegressorMixin, BaseEstimator)
         """
         X, t = validate_data(self, X, y, y_numeric=True)
         self._check_n_components(X.shape[0])
-        var_t = float(np.var(t))
-        self._var_floor = 1e-10 * (var_t if var_t > 0 else 1.0)
+        self._var_floor = _variance_floor(t)  # computed once, not in every M-step
         rng = check_random_state(self.random_state)
         pi, W, beta = self._run_em(self._design(X), t.astype(float), rng)
         self.weights_, self.coef_, self.precision_ = pi, W, beta
