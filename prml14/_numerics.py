@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, log_expit, log_softmax, logsumexp, softmax
 
-__all__ = ["expit", "log_expit", "log_softmax", "logsumexp", "softmax", "softplus", "log_or_minus_inf", "affine_features"]
+__all__ = ["expit", "log_expit", "log_softmax", "logsumexp", "softmax", "softplus", "log_or_minus_inf", "logsumexp_last", "normalise_log",
+           "affine_features"]
 
 
 def softplus(a):
@@ -35,6 +36,45 @@ def log_or_minus_inf(a):
     """
     with np.errstate(divide="ignore"):
         return np.log(a)
+
+
+def logsumexp_last(a):
+    """ln Σ_k exp(a_...k) over the last axis, max-shifted; a row of −∞ gives −∞.
+
+    The same result as ``scipy.special.logsumexp(a, axis=-1)`` up to rounding, about three
+    times faster on the (N, K) arrays of the E-steps (no input checks, no complex support).
+
+    Parameters
+    ----------
+    a : ndarray of shape (..., K)
+
+    Returns
+    -------
+    ndarray of shape (...)
+    """
+    m = a.max(axis=-1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return (m + np.log(np.exp(a - m).sum(axis=-1, keepdims=True)))[..., 0]
+
+
+def normalise_log(log_joint):
+    """Normalise log weights over the last axis: the E-step's posterior probabilities.
+
+    Parameters
+    ----------
+    log_joint : ndarray of shape (..., K)
+        ln of unnormalised probabilities, e.g. ln π_k + ln p(t_n | k).
+
+    Returns
+    -------
+    probabilities : ndarray of shape (..., K)
+        exp(log_joint − log_norm), summing to one over the last axis.
+    log_norm : ndarray of shape (...)
+        ln Σ_k exp(log_joint), e.g. the log-likelihood of each sample.
+    """
+    log_norm = logsumexp_last(log_joint)
+    return np.exp(log_joint - log_norm[..., None]), log_norm
 
 
 def affine_features(X):

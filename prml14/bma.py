@@ -27,7 +27,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
 from ._equations import implements
-from ._numerics import log_or_minus_inf, logsumexp
+from ._numerics import log_or_minus_inf, logsumexp, normalise_log
 from ._validation import check_simplex
 
 __all__ = [
@@ -414,8 +414,7 @@ def combination_responsibilities(log_point_densities, weights):
     ndarray of shape (n_samples, n_models)
         Each row sums to one.
     """
-    joint = log_joint(weights, _check_point_densities(log_point_densities))
-    return np.exp(joint - logsumexp(joint, axis=-1, keepdims=True))
+    return normalise_log(log_joint(weights, _check_point_densities(log_point_densities)))[0]
 
 
 def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, init=None):
@@ -455,10 +454,9 @@ def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, ini
     weights = np.full(H, 1.0 / H) if init is None else check_simplex(init, H, name="init")
     trace = []
     for _ in range(max_iter):
-        joint = log_joint(weights, log_p)
-        norm = logsumexp(joint, axis=1, keepdims=True)
-        trace.append(float(norm.sum()))
-        weights = np.exp(joint - norm).mean(axis=0)
+        responsibilities, log_norm = normalise_log(log_joint(weights, log_p))
+        trace.append(float(log_norm.sum()))
+        weights = responsibilities.mean(axis=0)
         if len(trace) > 1 and trace[-1] - trace[-2] < tol * log_p.shape[0]:
             break
     else:

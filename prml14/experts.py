@@ -35,7 +35,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
 from ._validation import binary_targets, fitted_binary_targets
-from ._numerics import affine_features, expit, log_softmax, logsumexp
+from ._numerics import affine_features, expit, log_softmax, normalise_log
 from .conditional_mixture import conditional_mixture_density, log_conditional_mixture_density
 from .irls import weighted_logistic_irls, weighted_softmax_irls
 from .mixtures import (
@@ -155,9 +155,7 @@ def expert_responsibilities(log_gates, log_expert_densities):
             "log_gates and log_expert_densities must both have shape (n_samples, n_experts), got "
             f"{log_gates.shape} and {log_expert_densities.shape}"
         )
-    log_joint = log_gates + log_expert_densities
-    log_norm = logsumexp(log_joint, axis=1)
-    return np.exp(log_joint - log_norm[:, None]), log_norm
+    return normalise_log(log_gates + log_expert_densities)
 
 
 def gaussian_expert_log_density(Phi, t, coef, precision):
