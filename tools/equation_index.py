@@ -158,8 +158,8 @@ def api_page():
         "# API reference\n",
         "The `prml14` package, module by module. The functional core is tagged with the equations "
         "it implements (see the {doc}`equation-index`); the estimators follow the scikit-learn "
-        "API. Everything listed here is also importable from the top-level package, e.g. "
-        "`from prml14 import softmax_gates`.\n",
+        "API. Estimators and tagged core functions can also be imported from the top-level package "
+        "(`from prml14 import softmax_gates`); helpers are imported from their module.\n",
     ]
     for module in public_modules():
         summary = (importlib.import_module(module).__doc__ or "").strip().splitlines()[0]
