@@ -46,9 +46,13 @@ book-check: $(STAMP)
 	rm -rf _build/.jupyter_cache _build/jupyter_execute
 	$(BIN)/jupyter-book build . -W -n --keep-going
 
-## notebooks: re-create each paired .ipynb from its .md (the source) and execute it
+## notebooks: update each paired .ipynb from its .md (the source; cell ids kept) and execute it
 notebooks: $(STAMP)
-	for page in $(NOTEBOOKS); do $(BIN)/jupytext --to ipynb --execute $$page || exit 1; done
+	for page in $(NOTEBOOKS); do \
+	  $(BIN)/jupytext --to ipynb --update $$page && \
+	  $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	    --NotebookClient.record_timing=False $${page%.md}.ipynb || exit 1; \
+	done
 
 ## bench: the benchmarks, side by side with scikit-learn
 bench: $(STAMP)
