@@ -8,7 +8,6 @@ export PATH := $(abspath $(BIN)):$(PATH)
 # Single-threaded BLAS keeps timings and floating-point results reproducible across machines.
 export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
-export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
 BOOK_PAGES := $(wildcard book/*.md)
 NOTEBOOKS  := $(shell grep -l '^  formats: md:myst,ipynb' $(BOOK_PAGES))
