@@ -334,8 +334,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         self.feature_ = int(feature)
         self.threshold_ = float(threshold)
         self.leaf_values_ = np.array(leaves, dtype=float)
-        total = float(np.sum(w))
-        self.error_ = J / total if total > 0 else 0.0
+        self.error_ = J / float(np.sum(w))  # the sum is positive: _check_sample_weight rejects all zeros
         return self
 
     def decision_function(self, X):
