@@ -12,7 +12,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 BOOK_PAGES := $(wildcard book/*.md)
 NOTEBOOKS  := $(shell grep -l '^  formats: md:myst,ipynb' $(BOOK_PAGES))
 
-.PHONY: install book test unit nbval book-check notebooks generated bench clean
+.PHONY: install book test lint format unit nbval book-check notebooks generated bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,21 @@ book: generated
 
 ## test: everything CI checks
 test: unit nbval book-check
+
+# Lint: the package, tests, tools, benchmarks and the code cells of the pages (ruff reads the
+# paired .ipynb; book/ruff.toml narrows their lines to the 88 characters of the content column).
+LINTED := prml14 tests tools benchmarks book/*.ipynb
+lint: $(STAMP)
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+
+## format: ruff-format the package and the pages' code cells (the .md, then its .ipynb)
+format: $(STAMP)
+	$(BIN)/ruff format prml14 tests tools benchmarks
+	for page in $(NOTEBOOKS); do \
+	  $(BIN)/jupytext --quiet --pipe 'ruff format --line-length 88 -' $$page && \
+	  $(BIN)/jupytext --quiet --to ipynb --update $$page || exit 1; \
+	done
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest

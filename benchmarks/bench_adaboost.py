@@ -39,14 +39,18 @@ def data(n_samples, n_features, seed=0):
 
 def same_rounds(ours, sk):
     pairs = zip(ours.estimators_, sk.estimators_)
-    return sum((a.feature_, a.threshold_) == (b.tree_.feature[0], b.tree_.threshold[0]) for a, b in pairs)
+    return sum(
+        (a.feature_, a.threshold_) == (b.tree_.feature[0], b.tree_.threshold[0]) for a, b in pairs
+    )
 
 
 def run(sizes, n_features, n_rounds, repeats):
     rows = []
     for n in sizes:
         X, y = data(n, n_features)
-        sk = SklearnAdaBoost(DecisionTreeClassifier(max_depth=1), n_estimators=n_rounds, random_state=0)
+        sk = SklearnAdaBoost(
+            DecisionTreeClassifier(max_depth=1), n_estimators=n_rounds, random_state=0
+        )
         t_sk, sk = timed(lambda: sk.fit(X, y), repeats)
         ours = AdaBoostClassifier(n_estimators=n_rounds)
         t_ours, ours = timed(lambda: ours.fit(X, y), repeats)

@@ -66,7 +66,9 @@ def setup(model, X, t, seed=0):
 
 def one_iteration(model, Phi, t, params):
     gamma, _ = model._e_step(Phi, t, params)  # E-step (14.37)/(14.48)
-    return model._m_step(Phi, t, gamma, params)  # M-step (14.38)/(14.42)/(14.44) or (14.50)-(14.52)
+    return model._m_step(
+        Phi, t, gamma, params
+    )  # M-step (14.38)/(14.42)/(14.44) or (14.50)-(14.52)
 
 
 class _ExpertsAdapter:
@@ -119,7 +121,10 @@ def sklearn_m_step(kind, X, t, gamma):
 def count_newton_steps(model, Phi, t, params):
     """Newton (IRLS) steps taken by the M-step of one EM iteration (logistic components or gates)."""
     steps = []
-    patched = [(prml14.mixtures, "weighted_logistic_irls"), (prml14.experts, "weighted_softmax_irls")]
+    patched = [
+        (prml14.mixtures, "weighted_logistic_irls"),
+        (prml14.experts, "weighted_softmax_irls"),
+    ]
     originals = [getattr(module, name) for module, name in patched]
 
     def counting(original):
@@ -169,14 +174,18 @@ def run(sizes, repeats):
                 # the work of a Newton M-step also depends on how many steps it needs
                 ratio += f" ({seconds / steps / (previous[0] / previous[1]):.1f} per Newton step)"
             name = "experts (linear, softmax gates)" if kind == "experts" else kind
-            rows.append((name, n, seconds, sk_seconds, peak / 2**20, peak / data_bytes, steps or "", ratio))
+            rows.append(
+                (name, n, seconds, sk_seconds, peak / 2**20, peak / data_bytes, steps or "", ratio)
+            )
             previous = (seconds, steps)
     return rows
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="N = 1e4 and 1e5 instead of 1e5 and 1e6")
+    parser.add_argument(
+        "--quick", action="store_true", help="N = 1e4 and 1e5 instead of 1e5 and 1e6"
+    )
     args = parser.parse_args()
     sizes = (10**4, 10**5) if args.quick else (10**5, 10**6)
     with threadpool_limits(1):
@@ -188,7 +197,9 @@ def main():
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind, n, s, sk, mib, mult, steps, ratio in rows:
-        print(f"| {kind} | {n:,} | {s:.4f} | {sk:.3f} | {sk / s:.1f}× | {mib:.1f} | {mult:.1f} | {steps} | {ratio} |")
+        print(
+            f"| {kind} | {n:,} | {s:.4f} | {sk:.3f} | {sk / s:.1f}× | {mib:.1f} | {mult:.1f} | {steps} | {ratio} |"
+        )
 
 
 if __name__ == "__main__":

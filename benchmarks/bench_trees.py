@@ -45,7 +45,9 @@ def run(n, d, repeats):
         t_ours, ours = timed(lambda: DecisionTreeRegressor(max_depth=depth).fit(X, t), repeats)
         same = np.allclose(ours.predict(X), sk.predict(X), rtol=1e-9, atol=1e-12)
         label = f"fit, max_depth={depth}" if depth else "fit, full depth"
-        rows.append((f"{label} ({ours.tree_.node_count} nodes)", t_sk, t_ours, "yes" if same else "NO"))
+        rows.append(
+            (f"{label} ({ours.tree_.node_count} nodes)", t_sk, t_ours, "yes" if same else "NO")
+        )
     # pruning path of the full-depth trees (the last pair fitted above)
     costs = ours._pruning_costs(ours.tree_)
     t_ours, path = timed(lambda: weakest_link_path(ours.tree_, costs), repeats)
@@ -53,8 +55,14 @@ def run(n, d, repeats):
     same = len(path.lambdas) == len(ref["ccp_alphas"]) and np.allclose(
         path.lambdas / n, ref["ccp_alphas"], rtol=1e-8, atol=1e-14
     )
-    rows.append((f"pruning path ({ours.tree_.node_count} nodes, {len(path.lambdas)} breakpoints)",
-                 t_sk, t_ours, "yes" if same else "NO"))
+    rows.append(
+        (
+            f"pruning path ({ours.tree_.node_count} nodes, {len(path.lambdas)} breakpoints)",
+            t_sk,
+            t_ours,
+            "yes" if same else "NO",
+        )
+    )
     return rows
 
 
@@ -65,8 +73,10 @@ def main():
     n, d, repeats = (10_000, 10, 1) if args.quick else (100_000, 10, 3)
     with threadpool_limits(1):
         rows = run(n, d, repeats)
-    print(f"Regression trees, N = {n}, D = {d}, single-threaded (best of {repeats} runs, except "
-          "scikit-learn's pruning path: one run)\n")
+    print(
+        f"Regression trees, N = {n}, D = {d}, single-threaded (best of {repeats} runs, except "
+        "scikit-learn's pruning path: one run)\n"
+    )
     print("| task | scikit-learn (s) | prml14 (s) | speed-up | same result |")
     print("|---|---:|---:|---:|:---:|")
     for name, t_sk, t_ours, same in rows:

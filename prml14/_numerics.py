@@ -5,8 +5,18 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit, log_expit, log_softmax, logsumexp, softmax
 
-__all__ = ["expit", "log_expit", "log_softmax", "logsumexp", "softmax", "softplus", "log_or_minus_inf", "logsumexp_last", "normalise_log",
-           "affine_features"]
+__all__ = [
+    "expit",
+    "log_expit",
+    "log_softmax",
+    "logsumexp",
+    "softmax",
+    "softplus",
+    "log_or_minus_inf",
+    "logsumexp_last",
+    "normalise_log",
+    "affine_features",
+]
 
 
 def softplus(a):

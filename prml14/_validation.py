@@ -89,7 +89,9 @@ def random_state_params(estimator):
     list of str
     """
     return sorted(
-        key for key in estimator.get_params(deep=True) if key == "random_state" or key.endswith("__random_state")
+        key
+        for key in estimator.get_params(deep=True)
+        if key == "random_state" or key.endswith("__random_state")
     )
 
 
@@ -115,9 +117,17 @@ def check_simplex(weights, n_components=None, name="weights"):
     """
     weights = np.asarray(weights, dtype=float)
     if weights.ndim != 1 or weights.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array of mixing coefficients, got shape {weights.shape}")
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array of mixing coefficients, got shape {weights.shape}"
+        )
     if n_components is not None and weights.size != n_components:
-        raise ValueError(f"{name} must have one entry per component ({n_components}), got {weights.size}")
-    if not np.all(np.isfinite(weights)) or np.any(weights < 0) or not np.isclose(weights.sum(), 1.0, atol=1e-8):
+        raise ValueError(
+            f"{name} must have one entry per component ({n_components}), got {weights.size}"
+        )
+    if (
+        not np.all(np.isfinite(weights))
+        or np.any(weights < 0)
+        or not np.isclose(weights.sum(), 1.0, atol=1e-8)
+    ):
         raise ValueError(f"{name} must be non-negative and sum to one, got {weights}")
     return weights

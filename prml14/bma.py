@@ -58,7 +58,9 @@ def _as_points(X, name="X"):
     if X.ndim == 1:
         X = X[:, None]
     if X.ndim != 2:
-        raise ValueError(f"{name} must be a 1-D or 2-D array of points (n_samples, n_features), got ndim={X.ndim}")
+        raise ValueError(
+            f"{name} must be a 1-D or 2-D array of points (n_samples, n_features), got ndim={X.ndim}"
+        )
     if not np.all(np.isfinite(X)):
         raise ValueError(f"{name} must not contain NaN or infinity")
     return X
@@ -69,7 +71,9 @@ def _check_parameters(means, scales, n_features, scales_name):
     if means.ndim == 1:
         means = means[:, None]
     if means.ndim != 2 or means.shape[1] != n_features:
-        raise ValueError(f"means must have shape (n_components, {n_features}), got {np.shape(means)}")
+        raise ValueError(
+            f"means must have shape (n_components, {n_features}), got {np.shape(means)}"
+        )
     if not np.all(np.isfinite(means)):
         raise ValueError("means must not contain NaN or infinity")
     K = means.shape[0]
@@ -78,7 +82,9 @@ def _check_parameters(means, scales, n_features, scales_name):
         raise ValueError(f"{scales_name} must not contain NaN or infinity")
     if scales.ndim == 1:  # one variance (squared scale) per component: isotropic
         if scales.shape[0] != K:
-            raise ValueError(f"{scales_name} must have one entry per component ({K}), got {scales.shape[0]}")
+            raise ValueError(
+                f"{scales_name} must have one entry per component ({K}), got {scales.shape[0]}"
+            )
         if np.any(scales <= 0):
             raise ValueError(f"{scales_name} must be positive and finite")
         scales = scales[:, None, None] * np.eye(n_features)
@@ -89,7 +95,9 @@ def _check_parameters(means, scales, n_features, scales_name):
         )
     # Cholesky reads only the lower triangle, so an asymmetric matrix would pass silently.
     if not np.allclose(scales, np.swapaxes(scales, -1, -2), rtol=1e-10, atol=0.0):
-        raise ValueError(f"{scales_name} must be symmetric positive definite matrices (got an asymmetric one)")
+        raise ValueError(
+            f"{scales_name} must be symmetric positive definite matrices (got an asymmetric one)"
+        )
     try:
         chol = np.linalg.cholesky(scales)
     except np.linalg.LinAlgError:
@@ -101,7 +109,10 @@ def _mahalanobis_and_logdet(X, means, chol):
     """Squared Mahalanobis distances (N, K) and ln|Σ_k| (K,) from Cholesky factors."""
     # (x - μ_k)ᵀ Σ_k⁻¹ (x - μ_k) = |u|² with L_k u = x - μ_k: one triangular solve per component.
     maha = np.column_stack(
-        [np.sum(solve_triangular(L, (X - mu).T, lower=True) ** 2, axis=0) for mu, L in zip(means, chol)]
+        [
+            np.sum(solve_triangular(L, (X - mu).T, lower=True) ** 2, axis=0)
+            for mu, L in zip(means, chol)
+        ]
     ).reshape(X.shape[0], len(means))
     logdet = 2.0 * np.sum(np.log(np.diagonal(chol, axis1=-2, axis2=-1)), axis=-1)
     return maha, logdet
@@ -183,7 +194,9 @@ def _weights_and_log_densities(X, weights, means, scales, family):
     weights = check_simplex(weights)
     n_means = np.shape(means)[0] if np.ndim(means) else 0
     if n_means != weights.size:
-        raise ValueError(f"means must have one row per component ({weights.size} weights), got shape {np.shape(means)}")
+        raise ValueError(
+            f"means must have one row per component ({weights.size} weights), got shape {np.shape(means)}"
+        )
     return weights, component_log_densities(X, means, scales, family)
 
 
@@ -291,7 +304,9 @@ def mixture_log_likelihood(weights, log_component_densities):
     """
     log_p = np.asarray(log_component_densities, dtype=float)
     if log_p.ndim != 2:
-        raise ValueError(f"log_component_densities must have shape (n_samples, n_components), got {log_p.shape}")
+        raise ValueError(
+            f"log_component_densities must have shape (n_samples, n_components), got {log_p.shape}"
+        )
     return float(np.sum(log_marginal(weights, log_p)))
 
 
@@ -330,7 +345,9 @@ def _check_evidences(log_evidences):
 def _check_point_densities(log_point_densities):
     log_p = np.asarray(log_point_densities, dtype=float)
     if log_p.ndim != 2 or log_p.shape[1] == 0:
-        raise ValueError(f"log_point_densities must have shape (n_samples, n_models), got {log_p.shape}")
+        raise ValueError(
+            f"log_point_densities must have shape (n_samples, n_models), got {log_p.shape}"
+        )
     if np.any(np.isnan(log_p)) or np.any(log_p == np.inf):
         raise ValueError("log_point_densities must not contain NaN or +inf")
     return log_p
@@ -373,7 +390,9 @@ def log_model_posterior(log_evidences, prior=None):
     log_evidences = _check_evidences(log_evidences)
     joint = log_evidences + _check_prior(prior, log_evidences.shape[-1])
     if np.any(np.all(joint == -np.inf, axis=-1)):
-        raise ValueError("log_evidences: p(X | h) p(h) is zero for every model h, so p(h | X) is undefined")
+        raise ValueError(
+            "log_evidences: p(X | h) p(h) is zero for every model h, so p(h | X) is undefined"
+        )
     return joint - logsumexp(joint, axis=-1, keepdims=True)
 
 
@@ -395,7 +414,9 @@ def model_posterior_path(log_point_densities, prior=None):
     ndarray of shape (n_samples, n_models)
         Row n − 1 holds ln p(h | x_1, ..., x_n).
     """
-    return log_model_posterior(np.cumsum(_check_point_densities(log_point_densities), axis=0), prior)
+    return log_model_posterior(
+        np.cumsum(_check_point_densities(log_point_densities), axis=0), prior
+    )
 
 
 def combination_responsibilities(log_point_densities, weights):
@@ -447,7 +468,9 @@ def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, ini
     if log_p.shape[0] == 0:
         raise ValueError("log_point_densities must have at least one row (point)")
     if np.any(np.all(log_p == -np.inf, axis=1)):
-        raise ValueError("log_point_densities: some point has zero density under every model (a row of -inf)")
+        raise ValueError(
+            "log_point_densities: some point has zero density under every model (a row of -inf)"
+        )
     if not isinstance(max_iter, Integral) or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
     H = log_p.shape[1]
@@ -518,7 +541,9 @@ def sample_mixture(n_samples, weights, means, scales, family="gaussian", random_
     D = 1 if means_arr.ndim == 1 else means_arr.shape[1]
     means_arr, chol = _check_parameters(means_arr, scales, D, "scales")
     if means_arr.shape[0] != weights.size:
-        raise ValueError(f"means must have one row per component ({weights.size}), got {means_arr.shape[0]}")
+        raise ValueError(
+            f"means must have one row per component ({weights.size}), got {means_arr.shape[0]}"
+        )
     z = rng.choice(weights.size, size=n_samples, p=weights)
     u = rng.standard_normal((n_samples, D))
     if family == "cauchy":  # t with one degree of freedom: normal / sqrt(chi²_1)

@@ -69,11 +69,15 @@ def _per_sample(**arrays):
     for name, a in arrays.items():
         a = np.asarray(a, dtype=float)
         if a.ndim != 1:
-            raise ValueError(f"{name} must be a 1-D array of shape (n_samples,), got shape {a.shape}")
+            raise ValueError(
+                f"{name} must be a 1-D array of shape (n_samples,), got shape {a.shape}"
+            )
         if first is None:
             first = (name, a.shape[0])
         elif a.shape[0] != first[1]:
-            raise ValueError(f"{name} must have the length of {first[0]} ({first[1]}), got {a.shape[0]}")
+            raise ValueError(
+                f"{name} must have the length of {first[0]} ({first[1]}), got {a.shape[0]}"
+            )
         out.append(a)
     return out
 
@@ -478,7 +482,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         template = self._learner_template()
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, t = binary_targets(y)
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)  # not all 0
+        w = _check_sample_weight(
+            sample_weight, X, dtype=np.float64, ensure_non_negative=True
+        )  # not all 0
         # points of zero weight never count in (14.15) and (14.18) keeps them at zero: drop them,
         # so that they do not move the stumps' midpoint thresholds either
         keep = w > 0
@@ -494,7 +500,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         for m in range(self.n_estimators):
             if self.store_weights:
                 history.append(w)
-            learner, alpha, eps, log_w = self._boost(X, t, w, log_w, template, columns, rng, sum(alphas))
+            learner, alpha, eps, log_w = self._boost(
+                X, t, w, log_w, template, columns, rng, sum(alphas)
+            )
             if learner is None:  # ε_m ≥ ½
                 if m == 0:
                     raise ValueError(
@@ -518,7 +526,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         self.estimator_errors_ = np.array(errors)
         if self.store_weights:
             self.sample_weights_ = np.array(history)
-        elif hasattr(self, "sample_weights_"):  # from an earlier fit: it would describe another model
+        elif hasattr(
+            self, "sample_weights_"
+        ):  # from an earlier fit: it would describe another model
             del self.sample_weights_
         self._stump_table = self._tabulate_stumps() if stumps else None
         return self

@@ -18,13 +18,25 @@ from typing import NamedTuple
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone, is_regressor
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    RegressorMixin,
+    _fit_context,
+    clone,
+    is_regressor,
+)
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, has_fit_parameter, validate_data
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_is_fitted,
+    has_fit_parameter,
+    validate_data,
+)
 
 from ._equations import implements
 from ._validation import random_state_params
@@ -78,13 +90,17 @@ def _n_draws(n_samples, max_samples):
         return n_samples
     if isinstance(max_samples, Integral) and not isinstance(max_samples, bool):
         if not 1 <= max_samples <= n_samples:
-            raise ValueError(f"max_samples must be in [1, n_samples={n_samples}] when an int, got {max_samples}")
+            raise ValueError(
+                f"max_samples must be in [1, n_samples={n_samples}] when an int, got {max_samples}"
+            )
         return int(max_samples)
     if isinstance(max_samples, Real) and not isinstance(max_samples, bool):
         if not 0 < max_samples <= 1:
             raise ValueError(f"max_samples must be in (0, 1] when a float, got {max_samples}")
         return max(int(max_samples * n_samples), 1)
-    raise TypeError(f"max_samples must be an int, a float or None, got {type(max_samples).__name__}")
+    raise TypeError(
+        f"max_samples must be an int, a float or None, got {type(max_samples).__name__}"
+    )
 
 
 def out_of_bag_mask(indices, n_samples):
@@ -145,7 +161,9 @@ def _check_predictions(predictions, h=None):
         return Y
     h = np.asarray(h, dtype=float)
     if h.shape != (Y.shape[1],):
-        raise ValueError(f"h must have shape (N,) = ({Y.shape[1]},) to match predictions, got {h.shape}")
+        raise ValueError(
+            f"h must have shape (N,) = ({Y.shape[1]},) to match predictions, got {h.shape}"
+        )
     if not np.all(np.isfinite(h)):
         raise ValueError("h must not contain NaN or infinity")
     return Y, h
@@ -173,7 +191,9 @@ def committee_prediction(predictions, weights=None):
         return Y.mean(axis=0)
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (Y.shape[0],):
-        raise ValueError(f"weights must have shape (n_members,) = ({Y.shape[0]},), got {weights.shape}")
+        raise ValueError(
+            f"weights must have shape (n_members,) = ({Y.shape[0]},), got {weights.shape}"
+        )
     if not np.all(np.isfinite(weights)):
         raise ValueError("weights must not contain NaN or infinity")
     return np.tensordot(weights, Y, axes=1)
@@ -310,15 +330,23 @@ def make_uncorrelated_errors(n_members, n_points, scales=None, random_state=None
     -------
     ndarray of shape (M, N)
     """
-    if not isinstance(n_members, Integral) or not isinstance(n_points, Integral) or not 1 <= n_members < n_points:
-        raise ValueError(f"need integers 1 <= n_members < n_points, got {n_members!r}, {n_points!r}")
+    if (
+        not isinstance(n_members, Integral)
+        or not isinstance(n_points, Integral)
+        or not 1 <= n_members < n_points
+    ):
+        raise ValueError(
+            f"need integers 1 <= n_members < n_points, got {n_members!r}, {n_points!r}"
+        )
     rng = check_random_state(random_state)
     A = rng.standard_normal((n_points, n_members))
     A -= A.mean(axis=0)
     Q, _ = np.linalg.qr(A)  # columns orthonormal and orthogonal to the ones vector
     scales = np.ones(n_members) if scales is None else np.asarray(scales, dtype=float)
     if scales.shape != (n_members,):
-        raise ValueError(f"scales must have shape (n_members,) = ({n_members},), got {scales.shape}")
+        raise ValueError(
+            f"scales must have shape (n_members,) = ({n_members},), got {scales.shape}"
+        )
     return (Q * np.sqrt(n_points) * scales).T
 
 
@@ -385,7 +413,9 @@ class _BaseBagging(BaseEstimator):
         indices = bootstrap_indices(X.shape[0], self.n_estimators, self.max_samples, rng)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(_fit_member)(clone(self.estimator_), X, y, indices[m], sample_weight, seeds[m], use_counts)
+            delayed(_fit_member)(
+                clone(self.estimator_), X, y, indices[m], sample_weight, seeds[m], use_counts
+            )
             for m in range(self.n_estimators)
         )
         self.estimators_samples_ = list(indices)
@@ -464,8 +494,16 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         R² of ``oob_prediction_`` on the points that have one.
     """
 
-    def __init__(self, estimator=None, n_estimators=10, *, max_samples=None, oob_score=False, n_jobs=None,
-                 random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        n_estimators=10,
+        *,
+        max_samples=None,
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_samples = max_samples
@@ -547,10 +585,22 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         Accuracy of the out-of-bag predictions on the points that have one.
     """
 
-    _parameter_constraints: dict = {**_BaseBagging._parameter_constraints, "voting": [StrOptions({"soft", "hard"})]}
+    _parameter_constraints: dict = {
+        **_BaseBagging._parameter_constraints,
+        "voting": [StrOptions({"soft", "hard"})],
+    }
 
-    def __init__(self, estimator=None, n_estimators=10, *, max_samples=None, voting="soft", oob_score=False,
-                 n_jobs=None, random_state=None):
+    def __init__(
+        self,
+        estimator=None,
+        n_estimators=10,
+        *,
+        max_samples=None,
+        voting="soft",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_samples = max_samples
@@ -588,7 +638,9 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
     def _set_oob(self, X, y):
         dec, has = self._oob_average(X, self._member_votes)
         self.oob_decision_function_ = np.where(has[:, None], dec, np.nan)
-        self.oob_score_ = float(accuracy_score(y[has], np.argmax(dec[has], axis=1))) if has.any() else np.nan
+        self.oob_score_ = (
+            float(accuracy_score(y[has], np.argmax(dec[has], axis=1))) if has.any() else np.nan
+        )
 
     def predict_proba(self, X):
         """Committee class probabilities: (14.7) applied to probabilities (soft) or vote fractions (hard).

@@ -16,7 +16,9 @@ __all__ = ["softmax_gates", "conditional_mixture_density", "log_conditional_mixt
 
 def _check_gates(gates, name):
     if np.any(gates < 0) or not np.allclose(gates.sum(axis=-1), 1.0, rtol=0, atol=1e-8):
-        raise ValueError(f"{name} must be non-negative and sum to one over the last axis (the K components)")
+        raise ValueError(
+            f"{name} must be non-negative and sum to one over the last axis (the K components)"
+        )
 
 
 def softmax_gates(X, V, *, log=False):

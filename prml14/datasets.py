@@ -55,12 +55,21 @@ def make_gated_regression(n_samples=300, noise=0.15, random_state=None):
 
 
 @validate_params(
-    {"n_samples": _N_SAMPLES, "weights": ["array-like"], "coef": ["array-like"],
-     "precision": [Interval(Real, 0, None, closed="neither")], "random_state": _RANDOM_STATE},
+    {
+        "n_samples": _N_SAMPLES,
+        "weights": ["array-like"],
+        "coef": ["array-like"],
+        "precision": [Interval(Real, 0, None, closed="neither")],
+        "random_state": _RANDOM_STATE,
+    },
     prefer_skip_nested_validation=True,
 )
 def make_mixture_of_linear_regressions(
-    n_samples=200, weights=(0.5, 0.5), coef=((0.0, 1.0), (0.0, -1.0)), precision=100.0, random_state=None
+    n_samples=200,
+    weights=(0.5, 0.5),
+    coef=((0.0, 1.0), (0.0, -1.0)),
+    precision=100.0,
+    random_state=None,
 ):
     """1-D data drawn from a mixture of straight lines (Section 14.5.1, model (14.34)).
 
@@ -96,7 +105,12 @@ def make_mixture_of_linear_regressions(
 
 
 @validate_params(
-    {"n_samples": _N_SAMPLES, "weights": ["array-like"], "coef": ["array-like"], "random_state": _RANDOM_STATE},
+    {
+        "n_samples": _N_SAMPLES,
+        "weights": ["array-like"],
+        "coef": ["array-like"],
+        "random_state": _RANDOM_STATE,
+    },
     prefer_skip_nested_validation=True,
 )
 def make_mixture_of_logistic_regressions(
@@ -220,5 +234,7 @@ def make_xor_regression(n_samples=400, noise=0.1, random_state=None):
     """
     rng = check_random_state(random_state)
     X = rng.uniform(size=(n_samples, 2))
-    t = np.where((X[:, 0] > 0.5) == (X[:, 1] > 0.5), 1.0, -1.0) + noise * rng.standard_normal(n_samples)
+    t = np.where((X[:, 0] > 0.5) == (X[:, 1] > 0.5), 1.0, -1.0) + noise * rng.standard_normal(
+        n_samples
+    )
     return X, t

@@ -126,7 +126,9 @@ def hierarchical_log_gates(Phi_gate, gate_coefs):
                 f"({log_gates.shape[1]}, {Phi_gate.shape[1]}, B), got {V.shape}"
             )
         activations = np.einsum("nm,jmc->njc", Phi_gate, V)
-        log_gates = (log_gates[:, :, None] + log_softmax(activations, axis=2)).reshape(len(Phi_gate), -1)
+        log_gates = (log_gates[:, :, None] + log_softmax(activations, axis=2)).reshape(
+            len(Phi_gate), -1
+        )
     return log_gates
 
 
@@ -257,14 +259,18 @@ class _GatedExperts(BaseEstimator):
         return bernoulli_expert_log_density(Phi, t, coef)
 
     def _penalty(self, gate_coefs, coef):
-        gate = sum(np.sum(V[:, 1:, 1:] ** 2) for V in gate_coefs) if self.gating == "softmax" else 0.0
+        gate = (
+            sum(np.sum(V[:, 1:, 1:] ** 2) for V in gate_coefs) if self.gating == "softmax" else 0.0
+        )
         expert = np.sum(coef[:, 1:] ** 2) if self.expert == "linear" else np.sum(coef**2)
         return 0.5 * self.gate_l2 * gate + 0.5 * self.expert_l2 * expert
 
     def _e_step(self, Phi, Phi_gate, t, params):
         gate_coefs, coef, precision = params
         log_gates = hierarchical_log_gates(Phi_gate, gate_coefs)
-        R, log_lik = expert_responsibilities(log_gates, self._log_expert_densities(Phi, t, coef, precision))
+        R, log_lik = expert_responsibilities(
+            log_gates, self._log_expert_densities(Phi, t, coef, precision)
+        )
         return R, float(log_lik.sum())
 
     def _m_step_experts(self, Phi, t, R, coef, precision, variance_floor):
@@ -310,7 +316,13 @@ class _GatedExperts(BaseEstimator):
                 T = np.where(weights[:, None] > 0, child[:, j, :] / safe, 1.0 / branching)
                 T /= T.sum(axis=1, keepdims=True)
                 V_new[j] = weighted_softmax_irls(
-                    Phi_gate, T, weights, V[j], l2=self.gate_l2, max_iter=self.inner_max_iter, tol=1e-10
+                    Phi_gate,
+                    T,
+                    weights,
+                    V[j],
+                    l2=self.gate_l2,
+                    max_iter=self.inner_max_iter,
+                    tol=1e-10,
                 )[0]
             new_coefs.append(V_new)
         return new_coefs
@@ -334,7 +346,9 @@ class _GatedExperts(BaseEstimator):
             for node in np.unique(labels):  # loop over tree nodes, not samples
                 members = np.flatnonzero(labels == node)
                 if len(members) >= branching:
-                    km = KMeans(branching, n_init=1, random_state=rng.randint(2**31 - 1)).fit(Z[members])
+                    km = KMeans(branching, n_init=1, random_state=rng.randint(2**31 - 1)).fit(
+                        Z[members]
+                    )
                     new_labels[members] = node * branching + km.labels_
             labels = new_labels
         R = np.full((n, n_leaves), 1e-3)
@@ -377,7 +391,11 @@ class _GatedExperts(BaseEstimator):
         branching, depth = self._tree()
         n_leaves = branching**depth
         if n_leaves > X.shape[0]:
-            size = "n_components" if depth == 1 and isinstance(self, MixtureOfExperts) else "branching**n_levels"
+            size = (
+                "n_components"
+                if depth == 1 and isinstance(self, MixtureOfExperts)
+                else "branching**n_levels"
+            )
             raise ValueError(
                 f"{size}={n_leaves} experts must be <= n_samples={X.shape[0]}; each expert needs at "
                 "least one data point"

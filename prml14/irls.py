@@ -35,7 +35,12 @@ import numpy as np
 from ._equations import implements
 from ._numerics import expit, log_expit, log_softmax, softmax, softplus
 
-__all__ = ["q_gradient", "q_negative_hessian", "weighted_logistic_objective", "weighted_logistic_irls"]
+__all__ = [
+    "q_gradient",
+    "q_negative_hessian",
+    "weighted_logistic_objective",
+    "weighted_logistic_irls",
+]
 
 
 def _check_irls_inputs(Phi, t, weights):
@@ -43,12 +48,16 @@ def _check_irls_inputs(Phi, t, weights):
     t = np.asarray(t, dtype=float)
     weights = np.asarray(weights, dtype=float)
     if Phi.ndim != 2:
-        raise ValueError(f"Phi must be a 2-D design matrix of shape (n_samples, n_basis), got shape {Phi.shape}")
+        raise ValueError(
+            f"Phi must be a 2-D design matrix of shape (n_samples, n_basis), got shape {Phi.shape}"
+        )
     n = Phi.shape[0]
     if t.shape != (n,):
         raise ValueError(f"t must have shape (n_samples,) = ({n},), got {t.shape}")
     if weights.shape != (n,):
-        raise ValueError(f"weights (gamma) must have shape (n_samples,) = ({n},), got {weights.shape}")
+        raise ValueError(
+            f"weights (gamma) must have shape (n_samples,) = ({n},), got {weights.shape}"
+        )
     for name, a in (("Phi", Phi), ("t", t), ("weights", weights)):
         if not np.all(np.isfinite(a)):
             raise ValueError(f"{name} must contain only finite values (no NaN or inf)")
@@ -255,7 +264,9 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
             # No step increases L at machine precision. That is convergence only if the Newton
             # step is also small; on separable data (l2 = 0) L creeps towards its supremum 0
             # while H becomes singular and the step huge: not converged.
-            small_step = np.max(np.abs(step), initial=0.0) <= np.sqrt(tol) * (1.0 + np.max(np.abs(w), initial=0.0))
+            small_step = np.max(np.abs(step), initial=0.0) <= np.sqrt(tol) * (
+                1.0 + np.max(np.abs(w), initial=0.0)
+            )
             converged = bool(small_step)
             break
         delta = np.max(np.abs(w_new - w), initial=0.0)
@@ -293,7 +304,9 @@ def _check_softmax_problem(Phi, T, weights, W):
     Phi = np.asarray(Phi, dtype=float)
     T = np.asarray(T, dtype=float)
     if Phi.ndim != 2:
-        raise ValueError(f"Phi must be a 2-D design matrix of shape (n_samples, n_basis), got shape {Phi.shape}")
+        raise ValueError(
+            f"Phi must be a 2-D design matrix of shape (n_samples, n_basis), got shape {Phi.shape}"
+        )
     if T.ndim != 2 or T.shape[0] != Phi.shape[0] or T.shape[1] < 2:
         raise ValueError(
             f"T must have shape (n_samples, n_classes) = ({Phi.shape[0]}, K) with K >= 2, got {T.shape}"
@@ -304,7 +317,9 @@ def _check_softmax_problem(Phi, T, weights, W):
         raise ValueError("T must be non-negative with rows summing to one (soft targets)")
     weights = np.ones(Phi.shape[0]) if weights is None else np.asarray(weights, dtype=float)
     if weights.shape != (Phi.shape[0],) or not np.all(np.isfinite(weights)) or np.any(weights < 0):
-        raise ValueError(f"weights must be finite and non-negative with shape (n_samples,) = ({Phi.shape[0]},)")
+        raise ValueError(
+            f"weights must be finite and non-negative with shape (n_samples,) = ({Phi.shape[0]},)"
+        )
     W = np.zeros((Phi.shape[1], T.shape[1])) if W is None else np.array(W, dtype=float)
     if W.shape != (Phi.shape[1], T.shape[1]) or not np.all(np.isfinite(W)):
         raise ValueError(
@@ -339,8 +354,8 @@ def _softmax_negative_hessian(Phi, W, weights, l2):
         for j in range(k, n_free):
             s = weights * Y[:, k] * (float(k == j) - Y[:, j])
             block = (Phi * s[:, None]).T @ Phi
-            H[k * m:(k + 1) * m, j * m:(j + 1) * m] = block
-            H[j * m:(j + 1) * m, k * m:(k + 1) * m] = block.T
+            H[k * m : (k + 1) * m, j * m : (j + 1) * m] = block
+            H[j * m : (j + 1) * m, k * m : (k + 1) * m] = block.T
     return H + np.diag(l2 * _penalty_mask(m, n_free).T.ravel())
 
 

@@ -46,7 +46,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
 from ._validation import binary_targets, check_simplex, fitted_binary_targets
-from ._numerics import affine_features, expit, log_or_minus_inf, logsumexp_last, normalise_log, softplus
+from ._numerics import (
+    affine_features,
+    expit,
+    log_or_minus_inf,
+    logsumexp_last,
+    normalise_log,
+    softplus,
+)
 from .irls import weighted_logistic_irls
 
 __all__ = [
@@ -86,7 +93,9 @@ def _check_design(Phi, t):
     """Phi (N, M) and t (N,) as float arrays; ValueError naming the argument otherwise."""
     Phi, t = np.asarray(Phi, dtype=float), np.asarray(t, dtype=float)
     if Phi.ndim != 2:
-        raise ValueError(f"Phi must be a 2-D design matrix (n_samples, n_basis), got shape {Phi.shape}")
+        raise ValueError(
+            f"Phi must be a 2-D design matrix (n_samples, n_basis), got shape {Phi.shape}"
+        )
     if t.shape != (Phi.shape[0],):
         raise ValueError(f"t must have shape (n_samples,) = ({Phi.shape[0]},), got {t.shape}")
     return Phi, t
@@ -97,7 +106,9 @@ def _check_components(Phi, t, W):
     Phi, t = _check_design(Phi, t)
     W = np.asarray(W, dtype=float)
     if W.ndim != 2 or W.shape[1] != Phi.shape[1]:
-        raise ValueError(f"W must have shape (n_components, n_basis) = (K, {Phi.shape[1]}), got {W.shape}")
+        raise ValueError(
+            f"W must have shape (n_components, n_basis) = (K, {Phi.shape[1]}), got {W.shape}"
+        )
     return Phi, t, W
 
 
@@ -271,7 +282,10 @@ def q_linear_weights(Phi, t, gamma, W, beta):
     -------
     float
     """
-    resid = np.asarray(t, dtype=float)[:, None] - np.asarray(Phi, dtype=float) @ np.asarray(W, dtype=float).T
+    resid = (
+        np.asarray(t, dtype=float)[:, None]
+        - np.asarray(Phi, dtype=float) @ np.asarray(W, dtype=float).T
+    )
     return float(-0.5 * beta * np.sum(np.asarray(gamma) * resid**2))
 
 
@@ -341,7 +355,9 @@ def solve_normal_equations(A, b):
     if np.any(ok):
         u[ok] = np.linalg.solve(A_scaled[ok], b_scaled[ok][:, :, None])[:, :, 0]
     if not np.all(ok):
-        u[~ok] = (np.linalg.pinv(A_scaled[~ok], rcond=1e-12, hermitian=True) @ b_scaled[~ok][:, :, None])[:, :, 0]
+        u[~ok] = (
+            np.linalg.pinv(A_scaled[~ok], rcond=1e-12, hermitian=True) @ b_scaled[~ok][:, :, None]
+        )[:, :, 0]
     return u * d
 
 
@@ -399,7 +415,9 @@ def noise_precision(Phi, t, gamma, W, *, floor=None):
     Phi, t, W = _check_components(Phi, t, W)
     gamma = _check_gamma(gamma, Phi.shape[0])
     if gamma.shape[1] != W.shape[0]:
-        raise ValueError(f"gamma must have one column per row of W ({W.shape[0]}), got {gamma.shape[1]}")
+        raise ValueError(
+            f"gamma must have one column per row of W ({W.shape[0]}), got {gamma.shape[1]}"
+        )
     resid = t[:, None] - Phi @ W.T
     variance = float(np.sum(gamma * resid**2) / len(t))
     return 1.0 / max(variance, _variance_floor(t) if floor is None else floor)
@@ -631,7 +649,15 @@ class MixtureOfLinearRegressions(_MixtureEMMixin, RegressorMixin, BaseEstimator)
     _parameter_constraints = dict(_MixtureEMMixin._common_constraints)
 
     def __init__(
-        self, n_components=2, *, max_iter=200, tol=1e-6, n_init=1, init="random", fit_intercept=True, random_state=None
+        self,
+        n_components=2,
+        *,
+        max_iter=200,
+        tol=1e-6,
+        n_init=1,
+        init="random",
+        fit_intercept=True,
+        random_state=None,
     ):
         self.n_components = n_components
         self.max_iter = max_iter
@@ -695,12 +721,16 @@ class MixtureOfLinearRegressions(_MixtureEMMixin, RegressorMixin, BaseEstimator)
     def predict_density(self, X, y):
         """p(t_n | x_n), equation (14.34), at each pair (x_n, t_n = y_n); shape (n_samples,)."""
         Phi, t = self._validated(X, y)
-        return mixture_of_linear_regressions_density(Phi, t, self.weights_, self.coef_, self.precision_)
+        return mixture_of_linear_regressions_density(
+            Phi, t, self.weights_, self.coef_, self.precision_
+        )
 
     def log_likelihood(self, X, y):
         """ln p(t | X, θ), equation (14.35), summed over the pairs (t = y)."""
         Phi, t = self._validated(X, y)
-        return mixture_of_linear_regressions_log_likelihood(Phi, t, self.weights_, self.coef_, self.precision_)
+        return mixture_of_linear_regressions_log_likelihood(
+            Phi, t, self.weights_, self.coef_, self.precision_
+        )
 
     def sample(self, X, random_state=None):
         """Draw t_n ~ p(t | x_n): first k ~ π, then t ~ N(w_kᵀφ(x_n), β⁻¹).
@@ -713,7 +743,9 @@ class MixtureOfLinearRegressions(_MixtureEMMixin, RegressorMixin, BaseEstimator)
         """
         means = self.component_means(X)
         rng = check_random_state(random_state)
-        labels = rng.choice(self.n_components, size=len(means), p=self.weights_ / self.weights_.sum())
+        labels = rng.choice(
+            self.n_components, size=len(means), p=self.weights_ / self.weights_.sum()
+        )
         noise = rng.standard_normal(len(means)) / np.sqrt(self.precision_)
         return means[np.arange(len(means)), labels] + noise, labels
 
@@ -815,7 +847,9 @@ class MixtureOfLogisticRegressions(_MixtureEMMixin, ClassifierMixin, BaseEstimat
                     stacklevel=5,  # _m_step <- _run_em <- fit <- _fit_context wrapper <- the caller
                 )
                 self.l2_ = self._SEPARATION_L2
-                w, _, _ = weighted_logistic_irls(Phi, t, gamma[:, k], W[k], l2=self.l2_, max_iter=self._IRLS_MAX_ITER)
+                w, _, _ = weighted_logistic_irls(
+                    Phi, t, gamma[:, k], W[k], l2=self.l2_, max_iter=self._IRLS_MAX_ITER
+                )
             W[k] = w
         return pi, W
 
@@ -856,7 +890,9 @@ class MixtureOfLogisticRegressions(_MixtureEMMixin, ClassifierMixin, BaseEstimat
         -------
         ndarray of shape (n_samples, 2)
         """
-        p1 = mixture_of_logistic_regressions_proba(self._design_checked(X), self.weights_, self.coef_)
+        p1 = mixture_of_logistic_regressions_proba(
+            self._design_checked(X), self.weights_, self.coef_
+        )
         p1 = np.clip(p1, 0.0, 1.0)
         return np.column_stack([1.0 - p1, p1])
 

@@ -50,7 +50,15 @@ ROLE_COLORS = {
 #: A cycle for K components/experts/models when each needs its own colour.
 COMPONENT_COLORS = [
     OKABE_ITO[name]
-    for name in ("orange", "sky_blue", "bluish_green", "reddish_purple", "vermillion", "blue", "yellow")
+    for name in (
+        "orange",
+        "sky_blue",
+        "bluish_green",
+        "reddish_purple",
+        "vermillion",
+        "blue",
+        "yellow",
+    )
 ]
 
 STYLE = {

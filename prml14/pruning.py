@@ -120,7 +120,9 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
     """
     node_costs = np.asarray(node_costs, dtype=float)
     if node_costs.shape != (tree.node_count,):
-        raise ValueError(f"node_costs must have shape ({tree.node_count},), got {node_costs.shape}")
+        raise ValueError(
+            f"node_costs must have shape ({tree.node_count},), got {node_costs.shape}"
+        )
     R_branch_arr, n_leaves_arr = _branch_stats(tree, node_costs)
     parent = tree.parent.tolist()
     left = tree.children_left.tolist()
@@ -170,8 +172,12 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
         costs.append(Rb[0])
         leaves.append(nl[0])
         collapsed.append(t)
-    return PruningPath(np.array(lambdas), np.array(costs), np.array(leaves, dtype=np.int64),
-                       np.array(collapsed, dtype=np.intp))
+    return PruningPath(
+        np.array(lambdas),
+        np.array(costs),
+        np.array(leaves, dtype=np.int64),
+        np.array(collapsed, dtype=np.intp),
+    )
 
 
 def prune_to_lambda(tree, node_costs, lam):
@@ -241,7 +247,9 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
     mids = np.sqrt(bps[:-1] * bps[1:]) if bps.size > 1 else np.array([])
     candidates = np.unique(np.concatenate([[0.0], mids, [bps[-1]]]))
     if candidates.size > n_lambdas:
-        candidates = candidates[np.unique(np.linspace(0, candidates.size - 1, n_lambdas).round().astype(int))]
+        candidates = candidates[
+            np.unique(np.linspace(0, candidates.size - 1, n_lambdas).round().astype(int))
+        ]
     splitter = (StratifiedKFold if is_classifier(estimator) else KFold)(
         n_splits=cv, shuffle=random_state is not None, random_state=random_state
     )
@@ -265,4 +273,3 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
         "best_lambda": float(candidates[best]),
         "one_se_lambda": float(candidates[within.max()]),
     }
-

@@ -87,7 +87,9 @@ class SortedColumns:
         self.thresholds = thresholds
         invalid = ~(hi > lo)
         self.invalid = invalid if invalid.any() else None
-        with np.errstate(over="ignore"):  # beyond the float32 range: ±inf, no split (sklearn rejects them)
+        with np.errstate(
+            over="ignore"
+        ):  # beyond the float32 range: ±inf, no split (sklearn rejects them)
             lo32, hi32 = lo.astype(np.float32), hi.astype(np.float32)
         self.near_tie = ~(hi32 > lo32 + _SKLEARN_FEATURE_THRESHOLD)  # in float32, as sklearn
         self._t = None
@@ -151,7 +153,10 @@ class SortedColumns:
     def _sorted_targets(self, t):
         """t in the blocked layout, cached: AdaBoost passes the same t every round."""
         if self._t is None or not np.array_equal(self._t, t):  # O(N), the gather is O(N D)
-            self._t, self._t_sorted = np.array(t, dtype=float), np.append(t, 0.0)[self.order_blocked]
+            self._t, self._t_sorted = (
+                np.array(t, dtype=float),
+                np.append(t, 0.0)[self.order_blocked],
+            )
         return self._t_sorted
 
     @implements("14.15")
@@ -179,7 +184,11 @@ class SortedColumns:
         w_pos = float(np.sum(w[t > 0]))
         w_neg = float(np.sum(w[t < 0]))
         # constant classifiers: +1 everywhere errs on the negatives, −1 on the positives
-        best = (0, -np.inf, (1.0, 1.0), w_neg) if w_neg <= w_pos else (0, -np.inf, (-1.0, -1.0), w_pos)
+        best = (
+            (0, -np.inf, (1.0, 1.0), w_neg)
+            if w_neg <= w_pos
+            else (0, -np.inf, (-1.0, -1.0), w_pos)
+        )
         if self.n_samples < 2:
             return best
         if self.invalid is not None and self.invalid.all():  # every feature is constant
@@ -334,7 +343,9 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         self.feature_ = int(feature)
         self.threshold_ = float(threshold)
         self.leaf_values_ = np.array(leaves, dtype=float)
-        self.error_ = J / float(np.sum(w))  # the sum is positive: _check_sample_weight rejects all zeros
+        self.error_ = J / float(
+            np.sum(w)
+        )  # the sum is positive: _check_sample_weight rejects all zeros
         return self
 
     def decision_function(self, X):
@@ -353,7 +364,9 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         return self._decision(X)
 
     def _decision(self, X):
-        return np.where(X[:, self.feature_] > self.threshold_, self.leaf_values_[1], self.leaf_values_[0])
+        return np.where(
+            X[:, self.feature_] > self.threshold_, self.leaf_values_[1], self.leaf_values_[0]
+        )
 
     def predict(self, X):
         """The predicted class labels.

@@ -75,7 +75,9 @@ def leaf_boxes(model, bounds):
     """
     tree = _tree(model)
     if model.n_features_in_ != 2:
-        raise ValueError(f"the tree must be fitted on 2 features to draw a partition, got {model.n_features_in_}")
+        raise ValueError(
+            f"the tree must be fitted on 2 features to draw a partition, got {model.n_features_in_}"
+        )
     boxes, stack = {}, [(0, np.asarray(bounds, dtype=float))]
     while stack:
         node, box = stack.pop()
@@ -91,8 +93,18 @@ def leaf_boxes(model, bounds):
     return boxes
 
 
-def plot_partition(model, X=None, y=None, *, ax=None, bounds=None, label_regions=True,
-                   label_thresholds=True, fill=True, feature_names=("$x_1$", "$x_2$")):
+def plot_partition(
+    model,
+    X=None,
+    y=None,
+    *,
+    ax=None,
+    bounds=None,
+    label_regions=True,
+    label_thresholds=True,
+    fill=True,
+    feature_names=("$x_1$", "$x_2$"),
+):
     """Draw the regions of a tree fitted on two inputs (the counterpart of PRML's Fig 14.5).
 
     Parameters
@@ -143,10 +155,21 @@ def plot_partition(model, X=None, y=None, *, ax=None, bounds=None, label_regions
                 face = to_rgba(color, 0.18)
             else:
                 face = to_rgba(cmap((tree.value[leaf, 0] - vmin) / max(vmax - vmin, 1e-12)), 0.35)
-            ax.add_patch(Rectangle(box[:, 0], *(box[:, 1] - box[:, 0]), facecolor=face, edgecolor="none", zorder=0))
+            ax.add_patch(
+                Rectangle(
+                    box[:, 0], *(box[:, 1] - box[:, 0]), facecolor=face, edgecolor="none", zorder=0
+                )
+            )
         if label_regions:
-            ax.text(*box.mean(axis=1), letters[leaf], ha="center", va="center", fontsize=12,
-                    color=ROLE_COLORS["combined"], zorder=4)
+            ax.text(
+                *box.mean(axis=1),
+                letters[leaf],
+                ha="center",
+                va="center",
+                fontsize=12,
+                color=ROLE_COLORS["combined"],
+                zorder=4,
+            )
     # the cuts: each inner node splits its own box
     names = _threshold_names(tree)
     stack = [(0, bounds)]
@@ -164,9 +187,17 @@ def plot_partition(model, X=None, y=None, *, ax=None, bounds=None, label_regions
         if label_thresholds:
             # inside the parent's box: below the top end of a vertical cut, above the left end
             # of a horizontal one (outside, a label would collide with the title or the margin)
-            ax.annotate(names[node], where, textcoords="offset points", xytext=(3, -3) if j == 0 else (3, 3),
-                        ha="left", va="top" if j == 0 else "bottom",
-                        fontsize=9, color=ROLE_COLORS["highlight"], zorder=4)
+            ax.annotate(
+                names[node],
+                where,
+                textcoords="offset points",
+                xytext=(3, -3) if j == 0 else (3, 3),
+                ha="left",
+                va="top" if j == 0 else "bottom",
+                fontsize=9,
+                color=ROLE_COLORS["highlight"],
+                zorder=4,
+            )
         left, right = box.copy(), box.copy()
         left[j, 1], right[j, 0] = thr, thr
         stack += [(tree.children_left[node], left), (tree.children_right[node], right)]
@@ -230,19 +261,49 @@ def plot_tree_diagram(model, *, ax=None, feature_names=None, show_thresholds="na
     for node in np.flatnonzero(tree.children_left != TREE_LEAF):
         for child, label in ((tree.children_left[node], "no"), (tree.children_right[node], "yes")):
             ax.plot([x[node], x[child]], [y[node], y[child]], color="#555555", lw=1.0, zorder=1)
-            ax.text(0.5 * (x[node] + x[child]), 0.5 * (y[node] + y[child]), label, fontsize=7,
-                    ha="center", va="center", color="#555555", backgroundcolor="white", zorder=2)
+            ax.text(
+                0.5 * (x[node] + x[child]),
+                0.5 * (y[node] + y[child]),
+                label,
+                fontsize=7,
+                ha="center",
+                va="center",
+                color="#555555",
+                backgroundcolor="white",
+                zorder=2,
+            )
         thr = names[node] if show_thresholds == "names" else f"{tree.threshold[node]:.{decimals}f}"
-        ax.text(x[node], y[node], f"{feature_names[tree.feature[node]]} > {thr}", ha="center", va="center",
-                fontsize=9, zorder=3,
-                bbox=dict(boxstyle="round,pad=0.3", facecolor="white", edgecolor=ROLE_COLORS["combined"]))
+        ax.text(
+            x[node],
+            y[node],
+            f"{feature_names[tree.feature[node]]} > {thr}",
+            ha="center",
+            va="center",
+            fontsize=9,
+            zorder=3,
+            bbox=dict(
+                boxstyle="round,pad=0.3", facecolor="white", edgecolor=ROLE_COLORS["combined"]
+            ),
+        )
     for leaf in leaves:
         if is_classifier(model):
-            face = to_rgba(_class_color(int(np.argmax(tree.value[leaf])), len(model.classes_)), 0.25)
+            face = to_rgba(
+                _class_color(int(np.argmax(tree.value[leaf])), len(model.classes_)), 0.25
+            )
         else:
             face = to_rgba(ROLE_COLORS["member"], 0.35)
-        ax.text(x[leaf], y[leaf], letters[leaf], ha="center", va="center", fontsize=10, zorder=3,
-                bbox=dict(boxstyle="square,pad=0.35", facecolor=face, edgecolor=ROLE_COLORS["combined"]))
+        ax.text(
+            x[leaf],
+            y[leaf],
+            letters[leaf],
+            ha="center",
+            va="center",
+            fontsize=10,
+            zorder=3,
+            bbox=dict(
+                boxstyle="square,pad=0.35", facecolor=face, edgecolor=ROLE_COLORS["combined"]
+            ),
+        )
     ax.set_xlim(-0.7, max(len(leaves) - 0.3, 0.7))
     ax.set_ylim(y.min() - 0.5, 0.5)
     ax.set_axis_off()

@@ -124,7 +124,9 @@ def _check_proportions(p):
     if p.ndim == 0:
         raise ValueError("p must have at least one axis (the K classes)")
     if np.any(p < 0) or not np.allclose(p.sum(axis=-1), 1.0, rtol=0, atol=1e-9):
-        raise ValueError("p must be non-negative and sum to one over the last axis (the K classes)")
+        raise ValueError(
+            "p must be non-negative and sum to one over the last axis (the K classes)"
+        )
     return p
 
 
@@ -322,15 +324,29 @@ def _proxy(criterion, left, right):
         if criterion == "gini":
             return np.sum(left * left, axis=0) / WL + np.sum(right * right, axis=0) / WR
         if criterion == "entropy":
-            return np.sum(_xlogx(left), axis=0) - _xlogx(WL) + np.sum(_xlogx(right), axis=0) - _xlogx(WR)
+            return (
+                np.sum(_xlogx(left), axis=0)
+                - _xlogx(WL)
+                + np.sum(_xlogx(right), axis=0)
+                - _xlogx(WR)
+            )
         return left.max(axis=0) + right.max(axis=0)  # misclassification
 
 
 class _Builder:
     """Grows a tree level by level; see the module docstring."""
 
-    def __init__(self, criterion, max_depth, min_samples_split, min_samples_leaf, min_weight_leaf,
-                 min_impurity_decrease, n_features_split, rng):
+    def __init__(
+        self,
+        criterion,
+        max_depth,
+        min_samples_split,
+        min_samples_leaf,
+        min_weight_leaf,
+        min_impurity_decrease,
+        n_features_split,
+        rng,
+    ):
         self.criterion = criterion
         self.max_depth = np.inf if max_depth is None else max_depth
         self.min_samples_split = min_samples_split
@@ -424,7 +440,9 @@ class _Builder:
                 proxy = _proxy(crit, left, right)
                 WL = left[0] if regression else left.sum(axis=0)
                 WR = right[0] if regression else right.sum(axis=0)
-            invalid = np.empty((D, n), dtype=bool)  # no cut between equal values, nor at a segment end
+            invalid = np.empty(
+                (D, n), dtype=bool
+            )  # no cut between equal values, nor at a segment end
             np.less_equal(xs[:, 1:], xs[:, :-1], out=invalid[:, :-1])
             invalid[:, seg_end - 1] = True
             if msl > 1:
@@ -473,7 +491,9 @@ class _Builder:
                 impR = _node_impurity(crit, R_sums, R_sq)
                 WLs = L_sums[0] if regression else L_sums.sum(axis=0)
                 WRs = R_sums[0] if regression else R_sums.sum(axis=0)
-                improvement = (seg_W / W_root) * (seg_imp - (WRs / seg_W) * impR - (WLs / seg_W) * impL)
+                improvement = (seg_W / W_root) * (
+                    seg_imp - (WRs / seg_W) * impR - (WLs / seg_W) * impL
+                )
             do_split = found & ~(improvement + _EPSILON < self.min_impurity_decrease)
             if not np.any(do_split):
                 break
@@ -546,8 +566,17 @@ class _Builder:
             feature[p] = np.concatenate(feats)
             threshold[p] = np.concatenate(thrs)
         value, impurity, counts, W, depths = (np.concatenate(c) for c in zip(*self._chunks))
-        return Tree(children_left, children_right, feature, threshold, value, impurity,
-                    counts.astype(np.intp), W, depths.astype(np.intp))
+        return Tree(
+            children_left,
+            children_right,
+            feature,
+            threshold,
+            value,
+            impurity,
+            counts.astype(np.intp),
+            W,
+            depths.astype(np.intp),
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -608,7 +637,11 @@ class _BaseTree(BaseEstimator):
         from .pruning import prune_to_lambda
 
         self.full_tree_ = tree
-        self.tree_ = prune_to_lambda(tree, self._pruning_costs(tree), self.ccp_lambda) if self.ccp_lambda > 0 else tree
+        self.tree_ = (
+            prune_to_lambda(tree, self._pruning_costs(tree), self.ccp_lambda)
+            if self.ccp_lambda > 0
+            else tree
+        )
         return self
 
     def apply(self, X):
@@ -636,6 +669,7 @@ class _BaseTree(BaseEstimator):
             raise ValueError(
                 f"feature_names must have {self.n_features_in_} entries, got {len(feature_names)}"
             )
+
         def leaf_text(node):
             if isinstance(self, ClassifierMixin):
                 return f"class: {self.classes_[np.argmax(tree.value[node])]}"
@@ -720,9 +754,18 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
 
     _parameter_constraints = dict(_BaseTree._parameter_constraints)
 
-    def __init__(self, *, max_depth=None, min_samples_split=2, min_samples_leaf=1,
-                 min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
-                 ccp_lambda=0.0, random_state=None):
+    def __init__(
+        self,
+        *,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_features=None,
+        ccp_lambda=0.0,
+        random_state=None,
+    ):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -790,9 +833,20 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         "pruning_criterion": [StrOptions({"misclassification", "same"})],
     }
 
-    def __init__(self, *, criterion="gini", pruning_criterion="misclassification", max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
-                 min_impurity_decrease=0.0, max_features=None, ccp_lambda=0.0, random_state=None):
+    def __init__(
+        self,
+        *,
+        criterion="gini",
+        pruning_criterion="misclassification",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_features=None,
+        ccp_lambda=0.0,
+        random_state=None,
+    ):
         self.criterion = criterion
         self.pruning_criterion = pruning_criterion
         self.max_depth = max_depth

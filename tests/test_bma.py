@@ -27,7 +27,9 @@ from prml14 import (
 
 WEIGHTS = np.array([0.5, 0.3, 0.2])
 MEANS_2D = np.array([[0.0, 0.0], [2.0, 1.0], [-1.5, 2.0]])
-COVS_2D = np.array([[[1.0, 0.3], [0.3, 0.5]], [[0.4, 0.0], [0.0, 0.4]], [[0.6, -0.2], [-0.2, 0.8]]])
+COVS_2D = np.array(
+    [[[1.0, 0.3], [0.3, 0.5]], [[0.4, 0.0], [0.0, 0.4]], [[0.6, -0.2], [-0.2, 0.8]]]
+)
 MEANS_1D = np.array([-2.0, 0.5, 3.0])
 VARS_1D = np.array([0.5, 1.0, 0.3])
 
@@ -39,21 +41,29 @@ def _points(n=30, seed=0):
 def test_gaussian_log_densities_match_scipy():
     X = _points()
     got = gaussian_log_densities(X, MEANS_2D, COVS_2D)
-    expected = np.column_stack([multivariate_normal(m, c).logpdf(X) for m, c in zip(MEANS_2D, COVS_2D)])
+    expected = np.column_stack(
+        [multivariate_normal(m, c).logpdf(X) for m, c in zip(MEANS_2D, COVS_2D)]
+    )
     np.testing.assert_allclose(got, expected, rtol=1e-12)
     x = np.linspace(-3, 3, 11)
     np.testing.assert_allclose(
-        gaussian_log_densities(x, MEANS_1D, VARS_1D), norm.logpdf(x[:, None], MEANS_1D, np.sqrt(VARS_1D)), rtol=1e-12
+        gaussian_log_densities(x, MEANS_1D, VARS_1D),
+        norm.logpdf(x[:, None], MEANS_1D, np.sqrt(VARS_1D)),
+        rtol=1e-12,
     )
 
 
 def test_cauchy_log_densities_match_scipy():
     x = np.linspace(-50, 50, 21)
     np.testing.assert_allclose(
-        cauchy_log_densities(x, MEANS_1D, VARS_1D), cauchy.logpdf(x[:, None], MEANS_1D, np.sqrt(VARS_1D)), rtol=1e-12
+        cauchy_log_densities(x, MEANS_1D, VARS_1D),
+        cauchy.logpdf(x[:, None], MEANS_1D, np.sqrt(VARS_1D)),
+        rtol=1e-12,
     )
     X = _points()
-    expected = np.column_stack([multivariate_t(m, c, df=1).logpdf(X) for m, c in zip(MEANS_2D, COVS_2D)])
+    expected = np.column_stack(
+        [multivariate_t(m, c, df=1).logpdf(X) for m, c in zip(MEANS_2D, COVS_2D)]
+    )
     np.testing.assert_allclose(cauchy_log_densities(X, MEANS_2D, COVS_2D), expected, rtol=1e-10)
 
 
@@ -64,8 +74,12 @@ def test_joint_is_prior_times_component_and_sums_to_marginal():
     log_p = gaussian_log_densities(X, MEANS_2D, COVS_2D)
     joint = log_joint(WEIGHTS, log_p)
     for n, k in itertools.product(range(len(X)), range(3)):
-        assert np.exp(joint[n, k]) == pytest.approx(WEIGHTS[k] * multivariate_normal(MEANS_2D[k], COVS_2D[k]).pdf(X[n]))
-    np.testing.assert_allclose(np.exp(log_marginal(WEIGHTS, log_p)), np.exp(joint).sum(axis=1), rtol=1e-12)
+        assert np.exp(joint[n, k]) == pytest.approx(
+            WEIGHTS[k] * multivariate_normal(MEANS_2D[k], COVS_2D[k]).pdf(X[n])
+        )
+    np.testing.assert_allclose(
+        np.exp(log_marginal(WEIGHTS, log_p)), np.exp(joint).sum(axis=1), rtol=1e-12
+    )
 
 
 @pytest.mark.equation("14.2")
@@ -81,18 +95,26 @@ def test_joint_one_of_k_product_form():
 @pytest.mark.equation("14.4")
 def test_mixture_density_integrates_to_one_1d_and_2d():
     x = np.linspace(-12, 14, 20001)
-    np.testing.assert_allclose(np.trapezoid(mixture_density(x, WEIGHTS, MEANS_1D, VARS_1D), x), 1.0, atol=1e-10)
+    np.testing.assert_allclose(
+        np.trapezoid(mixture_density(x, WEIGHTS, MEANS_1D, VARS_1D), x), 1.0, atol=1e-10
+    )
     g = np.linspace(-8, 9, 401)
     xx, yy = np.meshgrid(g, g)
-    dens = mixture_density(np.column_stack([xx.ravel(), yy.ravel()]), WEIGHTS, MEANS_2D, COVS_2D).reshape(xx.shape)
+    dens = mixture_density(
+        np.column_stack([xx.ravel(), yy.ravel()]), WEIGHTS, MEANS_2D, COVS_2D
+    ).reshape(xx.shape)
     assert np.trapezoid(np.trapezoid(dens, g, axis=1), g) == pytest.approx(1.0, abs=1e-6)
 
 
 @pytest.mark.equation("14.4")
 def test_mixture_density_equals_weighted_scipy_sum():
     X = _points()
-    expected = sum(w * multivariate_normal(m, c).pdf(X) for w, m, c in zip(WEIGHTS, MEANS_2D, COVS_2D))
-    np.testing.assert_allclose(mixture_density(X, WEIGHTS, MEANS_2D, COVS_2D), expected, rtol=1e-12)
+    expected = sum(
+        w * multivariate_normal(m, c).pdf(X) for w, m, c in zip(WEIGHTS, MEANS_2D, COVS_2D)
+    )
+    np.testing.assert_allclose(
+        mixture_density(X, WEIGHTS, MEANS_2D, COVS_2D), expected, rtol=1e-12
+    )
     np.testing.assert_allclose(
         np.exp(mixture_log_density(X, WEIGHTS, MEANS_2D, COVS_2D, "cauchy")),
         sum(w * multivariate_t(m, c, df=1).pdf(X) for w, m, c in zip(WEIGHTS, MEANS_2D, COVS_2D)),
@@ -105,7 +127,9 @@ def test_likelihood_equals_sum_over_all_latent_configurations():
     """Σ over all K^N assignments (z_1, ..., z_N) of Π_n p(x_n, z_n) = Π_n Σ_{z_n} p(x_n, z_n)."""
     X = _points(4, seed=2)
     joint = np.exp(log_joint(WEIGHTS, gaussian_log_densities(X, MEANS_2D, COVS_2D)))
-    brute = sum(np.prod(joint[np.arange(4), list(z)]) for z in itertools.product(range(3), repeat=4))
+    brute = sum(
+        np.prod(joint[np.arange(4), list(z)]) for z in itertools.product(range(3), repeat=4)
+    )
     ll = mixture_log_likelihood(WEIGHTS, gaussian_log_densities(X, MEANS_2D, COVS_2D))
     assert np.exp(ll) == pytest.approx(brute, rel=1e-12)
     assert log_model_evidence(X, WEIGHTS, MEANS_2D, COVS_2D) == pytest.approx(ll, rel=1e-14)
@@ -118,7 +142,9 @@ def test_log_likelihood_survives_thousands_of_points():
     assert direct == 0.0  # the product underflows ...
     ll = log_model_evidence(X, WEIGHTS, MEANS_2D, COVS_2D)
     assert np.isfinite(ll) and ll < -1e4  # ... its logarithm does not
-    np.testing.assert_allclose(ll, np.sum(np.log(mixture_density(X, WEIGHTS, MEANS_2D, COVS_2D))), rtol=1e-12)
+    np.testing.assert_allclose(
+        ll, np.sum(np.log(mixture_density(X, WEIGHTS, MEANS_2D, COVS_2D))), rtol=1e-12
+    )
     far = mixture_log_density(np.array([[1e3, -1e3]]), WEIGHTS, MEANS_2D, COVS_2D)
     assert np.isfinite(far).all() and far[0] < -1e5
 
@@ -126,19 +152,26 @@ def test_log_likelihood_survives_thousands_of_points():
 @pytest.mark.equation("14.6")
 def test_bma_marginal_is_sum_over_models_of_products():
     X = _points(6, seed=4)
-    models = [("gaussian", MEANS_2D, COVS_2D), ("cauchy", MEANS_2D, COVS_2D), ("gaussian", MEANS_2D + 1, COVS_2D)]
+    models = [
+        ("gaussian", MEANS_2D, COVS_2D),
+        ("cauchy", MEANS_2D, COVS_2D),
+        ("gaussian", MEANS_2D + 1, COVS_2D),
+    ]
     prior = np.array([0.2, 0.5, 0.3])
     evid = np.array([log_model_evidence(X, WEIGHTS, m, s, f) for f, m, s in models])
     # Direct: a sum over h of a product over n of each model's density.
     direct = sum(
-        p * np.prod(np.exp(mixture_log_density(X, WEIGHTS, m, s, f))) for p, (f, m, s) in zip(prior, models)
+        p * np.prod(np.exp(mixture_log_density(X, WEIGHTS, m, s, f)))
+        for p, (f, m, s) in zip(prior, models)
     )
     assert np.exp(log_bma_marginal(evid, prior)) == pytest.approx(direct, rel=1e-12)
     post = np.exp(log_model_posterior(evid, prior))
     assert post.sum() == pytest.approx(1.0)
     expected = [p * np.exp(e) / direct for p, e in zip(prior, evid)]
     np.testing.assert_allclose(post, expected, rtol=1e-10)
-    np.testing.assert_allclose(np.exp(log_model_posterior(evid)), np.exp(evid) / np.exp(evid).sum(), rtol=1e-10)
+    np.testing.assert_allclose(
+        np.exp(log_model_posterior(evid)), np.exp(evid) / np.exp(evid).sum(), rtol=1e-10
+    )
 
 
 @pytest.mark.equation("14.6")
@@ -158,23 +191,33 @@ def test_bma_is_not_model_combination():
     best_single = log_p.sum(axis=0).max()
     weights, _ = fit_combination_weights(log_p)
     combination = mixture_log_likelihood(weights, log_p)
-    assert best_single <= combination + 1e-6 and bma <= best_single  # EM stops within tol of the maximum
+    assert (
+        best_single <= combination + 1e-6 and bma <= best_single
+    )  # EM stops within tol of the maximum
     assert combination > bma + 0.1  # the two really differ on these data
     # Fixed 1/2-1/2 weights when model 1 explains every point far better: the combination pays
     # ln 2 per point, BMA only once, so here BMA gives the data the higher probability.
     dominated = np.column_stack([np.zeros(5), np.full(5, -10.0)])
-    assert mixture_log_likelihood([0.5, 0.5], dominated) < log_bma_marginal(dominated.sum(axis=0)) - 2.0
+    assert (
+        mixture_log_likelihood([0.5, 0.5], dominated)
+        < log_bma_marginal(dominated.sum(axis=0)) - 2.0
+    )
 
 
 @pytest.mark.equation("14.6")
 def test_posterior_path_matches_recomputation_and_concentrates():
     X, _ = sample_mixture(3000, [0.6, 0.4], [-1.0, 2.0], [0.5, 0.8], "gaussian", random_state=1)
     log_p = np.column_stack(
-        [mixture_log_density(X, [0.6, 0.4], [-1.0, 2.0], [0.5, 0.8], f) for f in ("gaussian", "cauchy")]
+        [
+            mixture_log_density(X, [0.6, 0.4], [-1.0, 2.0], [0.5, 0.8], f)
+            for f in ("gaussian", "cauchy")
+        ]
     )
     path = model_posterior_path(log_p, prior=[0.1, 0.9])
     for n in (1, 10, 500):
-        np.testing.assert_allclose(path[n - 1], log_model_posterior(log_p[:n].sum(axis=0), [0.1, 0.9]), atol=1e-10)
+        np.testing.assert_allclose(
+            path[n - 1], log_model_posterior(log_p[:n].sum(axis=0), [0.1, 0.9]), atol=1e-10
+        )
     assert np.all(np.isfinite(path))
     assert np.exp(path[-1, 0]) > 1 - 1e-12  # the generating (Gaussian) model takes all the mass
     # Per-point responsibilities under model combination do not concentrate.
@@ -188,7 +231,9 @@ def test_combination_weights_recover_a_mixed_data_set_and_em_never_decreases():
     Xg, _ = sample_mixture(1500, [1.0], [0.0], [1.0], "gaussian", random_state=2)
     Xc, _ = sample_mixture(1500, [1.0], [0.0], [1.0], "cauchy", random_state=3)
     X = np.vstack([Xg, Xc])
-    log_p = np.column_stack([component_log_densities(X, [0.0], [1.0], f)[:, 0] for f in ("gaussian", "cauchy")])
+    log_p = np.column_stack(
+        [component_log_densities(X, [0.0], [1.0], f)[:, 0] for f in ("gaussian", "cauchy")]
+    )
     weights, trace = fit_combination_weights(log_p)
     assert np.all(np.diff(trace) >= -1e-9)
     assert weights[1] == pytest.approx(0.5, abs=0.08)
@@ -209,15 +254,19 @@ def test_bma_predictive_density_is_posterior_weighted_average():
 
 
 def test_sample_mixture_moments_and_labels():
-    X, z = sample_mixture(40000, [0.3, 0.7], [[-2.0, 0.0], [3.0, 1.0]], COVS_2D[:2], random_state=0)
+    X, z = sample_mixture(
+        40000, [0.3, 0.7], [[-2.0, 0.0], [3.0, 1.0]], COVS_2D[:2], random_state=0
+    )
     assert X.shape == (40000, 2)
     assert np.mean(z == 1) == pytest.approx(0.7, abs=0.01)
     np.testing.assert_allclose(X[z == 1].mean(axis=0), [3.0, 1.0], atol=0.03)
     np.testing.assert_allclose(np.cov(X[z == 0].T), COVS_2D[0], atol=0.05)
     Xc, _ = sample_mixture(40000, [1.0], [0.0], [4.0], "cauchy", random_state=0)
     assert np.median(np.abs(Xc)) == pytest.approx(2.0, rel=0.05)  # median |x| = scale γ = 2
-    np.testing.assert_array_equal(sample_mixture(5, [1.0], [0.0], [1.0], random_state=3)[0],
-                                  sample_mixture(5, [1.0], [0.0], [1.0], random_state=3)[0])
+    np.testing.assert_array_equal(
+        sample_mixture(5, [1.0], [0.0], [1.0], random_state=3)[0],
+        sample_mixture(5, [1.0], [0.0], [1.0], random_state=3)[0],
+    )
 
 
 def test_bad_input():
@@ -225,7 +274,9 @@ def test_bad_input():
     log_p = gaussian_log_densities(X, MEANS_2D, COVS_2D)
     with pytest.raises(ValueError, match="weights must be non-negative and sum to one"):
         log_joint([0.5, 0.6, 0.1], log_p)
-    with pytest.raises(ValueError, match="log_component_densities must have the components on its last axis"):
+    with pytest.raises(
+        ValueError, match="log_component_densities must have the components on its last axis"
+    ):
         log_joint([0.5, 0.5], log_p)
     with pytest.raises(ValueError, match="X must not contain NaN"):
         gaussian_log_densities(np.array([[np.nan, 0.0]]), MEANS_2D, COVS_2D)

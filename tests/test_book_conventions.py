@@ -22,11 +22,19 @@ REFERENCE = re.compile(r"\]\((eq-[^)]*)\)")
 
 
 def targets():
-    return [(name, match.group(1)) for name, text in PAGES.items() for match in ANY_EQ_TARGET.finditer(text)]
+    return [
+        (name, match.group(1))
+        for name, text in PAGES.items()
+        for match in ANY_EQ_TARGET.finditer(text)
+    ]
 
 
 def test_every_equation_target_names_an_equation_of_the_chapter():
-    bad = [(page, t) for page, t in targets() if t.removeprefix("eq-").replace("-", ".") not in EQUATIONS]
+    bad = [
+        (page, t)
+        for page, t in targets()
+        if t.removeprefix("eq-").replace("-", ".") not in EQUATIONS
+    ]
     assert not bad, f"targets outside (14.1)-(14.53): {bad}"
 
 
@@ -66,14 +74,21 @@ def test_no_math_label_is_used_for_equations():
 
 def test_every_equation_reference_resolves():
     defined = {t for _, t in targets()}
-    dangling = [(page, ref) for page, text in PAGES.items() for ref in REFERENCE.findall(text) if ref not in defined]
+    dangling = [
+        (page, ref)
+        for page, text in PAGES.items()
+        for ref in REFERENCE.findall(text)
+        if ref not in defined
+    ]
     assert not dangling, f"references to undefined equation targets: {dangling}"
 
 
 def test_every_registry_entry_points_at_a_derived_equation_and_a_real_object():
     derived = {t.removeprefix("eq-").replace("-", ".") for _, t in targets()}
     for number, names in registry().items():
-        assert number in derived, f"({number}) is implemented by {names} but derived nowhere in book/"
+        assert number in derived, (
+            f"({number}) is implemented by {names} but derived nowhere in book/"
+        )
         for name in names:
             module, _, qualname = name.partition(".")[2].partition(".")
             obj = importlib.import_module(f"prml14.{module}")
@@ -104,6 +119,8 @@ def test_toc_lists_exactly_the_pages_that_exist():
 def test_generated_pages_are_up_to_date():
     result = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "equation_index.py"), "--check"],
-        capture_output=True, text=True, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     assert result.returncode == 0, result.stdout + result.stderr

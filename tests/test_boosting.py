@@ -56,7 +56,9 @@ def test_core_functions_against_hand_formulas():
     assert np.isclose(alpha, np.log((1 - eps) / eps), rtol=1e-12)
     new = update_weights(w, alpha, miss)
     np.testing.assert_allclose(new, np.where(miss, w * (1 - eps) / eps, w), rtol=1e-12)
-    np.testing.assert_allclose(update_weights(np.log(w), alpha, miss, log=True), np.log(new), rtol=1e-12)
+    np.testing.assert_allclose(
+        update_weights(np.log(w), alpha, miss, log=True), np.log(new), rtol=1e-12
+    )
     # after (14.18) the last learner has weighted error exactly 1/2
     assert np.isclose(weighted_error(new, miss), 0.5, rtol=1e-12)
 
@@ -93,25 +95,33 @@ def test_core_functions_name_the_argument_instead_of_broadcasting():
 def test_rounds_match_sklearn_samme_with_gini_stumps(seed):
     X, y = noisy_data(seed)
     M = 40
-    sk = SklearnAdaBoost(DecisionTreeClassifier(max_depth=1), n_estimators=M, random_state=0).fit(X, y)
+    sk = SklearnAdaBoost(DecisionTreeClassifier(max_depth=1), n_estimators=M, random_state=0).fit(
+        X, y
+    )
     ours = AdaBoostClassifier(DecisionStump(criterion="gini"), n_estimators=M).fit(X, y)
     assert len(ours.estimators_) == len(sk.estimators_) == M
     for m, (a, b) in enumerate(zip(ours.estimators_, sk.estimators_)):
-        assert (a.feature_, a.threshold_) == (b.tree_.feature[0], b.tree_.threshold[0]), f"round {m + 1}"
+        assert (a.feature_, a.threshold_) == (b.tree_.feature[0], b.tree_.threshold[0]), (
+            f"round {m + 1}"
+        )
     np.testing.assert_allclose(ours.estimator_weights_, sk.estimator_weights_, rtol=0, atol=1e-12)
     np.testing.assert_allclose(ours.estimator_errors_, sk.estimator_errors_, rtol=0, atol=1e-13)
     Xtest, _ = noisy_data(seed + 100, n=500)
     np.testing.assert_array_equal(ours.predict(Xtest), sk.predict(Xtest))
     # sklearn's binary decision function is Σ α y / Σ α · 2 = 4 f / Σ α
     np.testing.assert_allclose(
-        4 * ours.decision_function(Xtest) / ours.estimator_weights_.sum(), sk.decision_function(Xtest), atol=1e-12
+        4 * ours.decision_function(Xtest) / ours.estimator_weights_.sum(),
+        sk.decision_function(Xtest),
+        atol=1e-12,
     )
 
 
 @pytest.mark.equation("14.17", "14.18")
 def test_rounds_match_sklearn_on_a_larger_data_set():
     X, y = noisy_data(21, n=1500, d=6)  # large enough for the stumps' blocked prefix sums
-    sk = SklearnAdaBoost(DecisionTreeClassifier(max_depth=1), n_estimators=25, random_state=0).fit(X, y)
+    sk = SklearnAdaBoost(DecisionTreeClassifier(max_depth=1), n_estimators=25, random_state=0).fit(
+        X, y
+    )
     ours = AdaBoostClassifier(DecisionStump(criterion="gini"), n_estimators=25).fit(X, y)
     splits = [(a.feature_, a.threshold_) for a in ours.estimators_]
     assert splits == [(b.tree_.feature[0], b.tree_.threshold[0]) for b in sk.estimators_]
@@ -144,7 +154,9 @@ def test_each_default_stump_minimises_the_weighted_error_of_its_round():
             v = np.unique(X[:, j])
             for theta in np.concatenate([[-np.inf], (v[1:] + v[:-1]) / 2]):
                 for s in (1, -1):
-                    best = min(best, weighted_misclassification(w, np.where(X[:, j] > theta, s, -s) != t))
+                    best = min(
+                        best, weighted_misclassification(w, np.where(X[:, j] > theta, s, -s) != t)
+                    )
         assert J_stump == pytest.approx(best, abs=1e-12)
 
 
@@ -161,7 +173,9 @@ def test_prediction_is_the_sign_of_the_additive_model():
     staged = list(model.staged_decision_function(X))
     assert len(staged) == 30
     np.testing.assert_allclose(staged[-1], f, atol=1e-12)
-    np.testing.assert_allclose(staged[2], additive_model(model.estimator_weights_[:3], Y[:, :3]), atol=1e-12)
+    np.testing.assert_allclose(
+        staged[2], additive_model(model.estimator_weights_[:3], Y[:, :3]), atol=1e-12
+    )
     np.testing.assert_array_equal(list(model.staged_predict(X))[-1], model.predict(X))
     proba = model.predict_proba(X)
     np.testing.assert_allclose(proba[:, 1], 1 / (1 + np.exp(-2 * f)), rtol=1e-12)
@@ -183,8 +197,12 @@ def test_adaboost_weights_are_exponential_error_weights():
         # (14.22): E(f_m) = Σ w_n exp(−½ t_n α_m y_m) and (14.24) gives the next weights
         alpha = model.estimator_weights_[m]
         f_m = f_prev + 0.5 * alpha * Y[:, m]
-        assert exponential_error(t, f_m) == pytest.approx(exponential_error_of_alpha(alpha, w, t, Y[:, m]), rel=1e-12)
-        np.testing.assert_allclose(exponential_weight_update(w, alpha, t, Y[:, m]), np.exp(-t * f_m), rtol=1e-12)
+        assert exponential_error(t, f_m) == pytest.approx(
+            exponential_error_of_alpha(alpha, w, t, Y[:, m]), rel=1e-12
+        )
+        np.testing.assert_allclose(
+            exponential_weight_update(w, alpha, t, Y[:, m]), np.exp(-t * f_m), rtol=1e-12
+        )
 
 
 @pytest.mark.equation("14.20")
@@ -210,7 +228,9 @@ def test_split_form_equals_exponential_error_on_random_inputs():
         np.testing.assert_array_equal(margin_from_mistakes(miss), t * y)  # (14.25)
         alphas = rng.normal(scale=3, size=7)
         np.testing.assert_allclose(
-            exponential_error_split(alphas, w, miss), exponential_error_of_alpha(alphas, w, t, y), rtol=1e-12
+            exponential_error_split(alphas, w, miss),
+            exponential_error_of_alpha(alphas, w, t, y),
+            rtol=1e-12,
         )
 
 
@@ -223,7 +243,9 @@ def test_line_search_on_exponential_error_gives_classifier_weight():
         eps = weighted_error(w, miss)
         if not 0 < eps < 0.5:
             continue
-        found = minimize_scalar(lambda a: exponential_error_split(a, w, miss), bracket=(0, 1), tol=1e-12).x
+        found = minimize_scalar(
+            lambda a: exponential_error_split(a, w, miss), bracket=(0, 1), tol=1e-12
+        ).x
         assert found == pytest.approx(classifier_weight(eps), abs=1e-6)
 
 
@@ -315,7 +337,9 @@ def test_later_learner_no_better_than_chance_stops_and_is_discarded():
     y = np.array([-1.0, -1.0, 1.0, 1.0])
     model = AdaBoostClassifier(Scripted(), n_estimators=5, store_weights=True).fit(X, y)
     assert model.stop_reason_ == "no better than chance"
-    assert len(model.estimators_) == len(model.estimator_weights_) == len(model.sample_weights_) == 1
+    assert (
+        len(model.estimators_) == len(model.estimator_weights_) == len(model.sample_weights_) == 1
+    )
     np.testing.assert_allclose(model.estimator_errors_, [0.25])
 
 
@@ -332,7 +356,9 @@ def test_ten_thousand_rounds_neither_overflow_nor_underflow():
     for m, f in enumerate(model.staged_decision_function(X), start=1):
         if m in (100, 5_000, 9_999):
             log_w = -t * f
-            np.testing.assert_allclose(w[m], np.exp(log_w - logsumexp(log_w)), rtol=1e-6, atol=1e-300)
+            np.testing.assert_allclose(
+                w[m], np.exp(log_w - logsumexp(log_w)), rtol=1e-6, atol=1e-300
+            )
     assert np.abs(f).max() > 710  # exp(|f|) overflows float64
 
 
@@ -365,7 +391,9 @@ def test_tabulated_stump_prediction_equals_sum_over_stumps():
         row[stump.feature_] = stump.threshold_
     Xtest = np.vstack([noisy_data(14, n=300)[0], X, at_threshold])
     Y = members(model, Xtest)
-    np.testing.assert_allclose(model.decision_function(Xtest), additive_model(model.estimator_weights_, Y), atol=1e-11)
+    np.testing.assert_allclose(
+        model.decision_function(Xtest), additive_model(model.estimator_weights_, Y), atol=1e-11
+    )
 
 
 def test_sorted_columns_are_built_once_per_fit(monkeypatch):
@@ -401,7 +429,10 @@ def test_bad_input_is_rejected():
 
 
 @parametrize_with_checks(
-    [AdaBoostClassifier(n_estimators=5), AdaBoostClassifier(DecisionStump(criterion="gini"), n_estimators=5)]
+    [
+        AdaBoostClassifier(n_estimators=5),
+        AdaBoostClassifier(DecisionStump(criterion="gini"), n_estimators=5),
+    ]
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)

@@ -67,7 +67,9 @@ def test_committee_prediction_is_the_hand_average(members):
     hand = [sum(predictions[m, n] for m in range(7)) / 7 for n in range(40)]
     np.testing.assert_allclose(committee_prediction(predictions), hand, rtol=1e-12)
     alpha = np.arange(1, 8) / 28
-    np.testing.assert_allclose(committee_prediction(predictions, alpha), alpha @ predictions, rtol=1e-12)
+    np.testing.assert_allclose(
+        committee_prediction(predictions, alpha), alpha @ predictions, rtol=1e-12
+    )
 
 
 @pytest.mark.equation("14.8")
@@ -135,7 +137,9 @@ def test_one_over_m_fails_for_correlated_errors():
 @pytest.mark.equation("14.11")
 @settings(max_examples=200, deadline=None)
 @given(
-    arrays(np.float64, st.tuples(st.integers(1, 8), st.integers(1, 30)), elements=st.floats(-1e3, 1e3)),
+    arrays(
+        np.float64, st.tuples(st.integers(1, 8), st.integers(1, 30)), elements=st.floats(-1e3, 1e3)
+    ),
     st.floats(-1e3, 1e3),
 )
 def test_committee_never_worse_than_average_member(predictions, shift):
@@ -218,8 +222,12 @@ def test_regressor_equals_hand_committee_on_its_bootstrap_indices(regression):
     bag = BaggingRegressor(LinearRegression(), n_estimators=6, random_state=0).fit(X, y)
     # The indices are those of bootstrap_indices with the same seed.
     rng = np.random.RandomState(0)
-    np.testing.assert_array_equal(np.array(bag.estimators_samples_), bootstrap_indices(200, 6, random_state=rng))
-    hand = np.mean([LinearRegression().fit(X[i], y[i]).predict(X) for i in bag.estimators_samples_], axis=0)
+    np.testing.assert_array_equal(
+        np.array(bag.estimators_samples_), bootstrap_indices(200, 6, random_state=rng)
+    )
+    hand = np.mean(
+        [LinearRegression().fit(X[i], y[i]).predict(X) for i in bag.estimators_samples_], axis=0
+    )
     np.testing.assert_allclose(bag.predict(X), hand, rtol=1e-10)
     np.testing.assert_allclose(committee_prediction(bag.member_predictions(X)), hand, rtol=1e-10)
 
@@ -227,8 +235,16 @@ def test_regressor_equals_hand_committee_on_its_bootstrap_indices(regression):
 @pytest.mark.equation("14.7")
 def test_members_without_sample_weight_are_fitted_on_repeated_rows(regression):
     X, y = regression
-    bag = BaggingRegressor(KNeighborsRegressor(n_neighbors=3), n_estimators=4, random_state=0).fit(X, y)
-    hand = np.mean([KNeighborsRegressor(n_neighbors=3).fit(X[i], y[i]).predict(X) for i in bag.estimators_samples_], axis=0)
+    bag = BaggingRegressor(KNeighborsRegressor(n_neighbors=3), n_estimators=4, random_state=0).fit(
+        X, y
+    )
+    hand = np.mean(
+        [
+            KNeighborsRegressor(n_neighbors=3).fit(X[i], y[i]).predict(X)
+            for i in bag.estimators_samples_
+        ],
+        axis=0,
+    )
     np.testing.assert_allclose(bag.predict(X), hand, rtol=1e-12)
 
 
@@ -236,7 +252,9 @@ def test_count_weights_fit_trees_as_well_as_repeated_rows(regression):
     """Members fitted with repetition counts reach the same training error on their bootstrap
     sample as trees grown on the repeated rows (splits can differ only between exact ties)."""
     X, y = regression
-    bag = BaggingRegressor(DecisionTreeRegressor(max_depth=4), n_estimators=5, random_state=0).fit(X, y)
+    bag = BaggingRegressor(DecisionTreeRegressor(max_depth=4), n_estimators=5, random_state=0).fit(
+        X, y
+    )
     for member, i in zip(bag.estimators_, bag.estimators_samples_):
         hand = DecisionTreeRegressor(max_depth=4, random_state=member.random_state).fit(X[i], y[i])
         assert member.tree_.node_count == hand.tree_.node_count
@@ -250,7 +268,9 @@ def test_classifier_equals_hand_votes(voting):
     X, y = make_classification(n_samples=150, n_classes=3, n_informative=4, random_state=0)
     names = np.array(["a", "b", "c"])
     labels = names[y]
-    bag = BaggingClassifier(LogisticRegression(), n_estimators=5, voting=voting, random_state=1).fit(X, labels)
+    bag = BaggingClassifier(
+        LogisticRegression(), n_estimators=5, voting=voting, random_state=1
+    ).fit(X, labels)
     votes = np.zeros((150, 3))
     for i in bag.estimators_samples_:
         member = LogisticRegression().fit(X[i], y[i])
@@ -281,8 +301,15 @@ def test_regressor_within_a_few_percent_of_sklearn():
     for seed in range(5):
         X, y = make_friedman1(n_samples=1200, noise=1.0, random_state=seed)
         Xtr, ytr, Xte, yte = X[:300], y[:300], X[300:], y[300:]
-        ours.append(mean_squared_error(yte, BaggingRegressor(n_estimators=25, random_state=seed).fit(Xtr, ytr).predict(Xte)))
-        sk = SkBaggingRegressor(DecisionTreeRegressor(), n_estimators=25, random_state=seed).fit(Xtr, ytr)
+        ours.append(
+            mean_squared_error(
+                yte,
+                BaggingRegressor(n_estimators=25, random_state=seed).fit(Xtr, ytr).predict(Xte),
+            )
+        )
+        sk = SkBaggingRegressor(DecisionTreeRegressor(), n_estimators=25, random_state=seed).fit(
+            Xtr, ytr
+        )
         theirs.append(mean_squared_error(yte, sk.predict(Xte)))
     assert np.mean(ours) == pytest.approx(np.mean(theirs), rel=0.10)
 
@@ -291,10 +318,16 @@ def test_classifier_within_a_few_percent_of_sklearn():
     """Held-out accuracy averaged over 5 seeds; tolerance: 0.03 absolute."""
     ours, theirs = [], []
     for seed in range(5):
-        X, y = make_classification(n_samples=1200, n_features=10, n_informative=5, flip_y=0.05, random_state=seed)
+        X, y = make_classification(
+            n_samples=1200, n_features=10, n_informative=5, flip_y=0.05, random_state=seed
+        )
         Xtr, ytr, Xte, yte = X[:300], y[:300], X[300:], y[300:]
-        ours.append(BaggingClassifier(n_estimators=25, random_state=seed).fit(Xtr, ytr).score(Xte, yte))
-        sk = SkBaggingClassifier(DecisionTreeClassifier(), n_estimators=25, random_state=seed).fit(Xtr, ytr)
+        ours.append(
+            BaggingClassifier(n_estimators=25, random_state=seed).fit(Xtr, ytr).score(Xte, yte)
+        )
+        sk = SkBaggingClassifier(DecisionTreeClassifier(), n_estimators=25, random_state=seed).fit(
+            Xtr, ytr
+        )
         theirs.append(sk.score(Xte, yte))
     assert np.mean(ours) == pytest.approx(np.mean(theirs), abs=0.03)
 
@@ -303,13 +336,17 @@ def test_bagging_reduces_the_error_of_a_single_deep_tree(regression):
     X, y = regression
     Xte, yte = make_friedman1(n_samples=1000, noise=1.0, random_state=1)
     single = mean_squared_error(yte, DecisionTreeRegressor(random_state=0).fit(X, y).predict(Xte))
-    bagged = mean_squared_error(yte, BaggingRegressor(n_estimators=30, random_state=0).fit(X, y).predict(Xte))
+    bagged = mean_squared_error(
+        yte, BaggingRegressor(n_estimators=30, random_state=0).fit(X, y).predict(Xte)
+    )
     assert bagged < 0.8 * single
 
 
 def test_oob_prediction_is_the_average_over_out_of_bag_members(regression):
     X, y = regression
-    bag = BaggingRegressor(LinearRegression(), n_estimators=15, oob_score=True, random_state=0).fit(X, y)
+    bag = BaggingRegressor(
+        LinearRegression(), n_estimators=15, oob_score=True, random_state=0
+    ).fit(X, y)
     mask = out_of_bag_mask(bag.estimators_samples_, len(X))
     preds = bag.member_predictions(X)
     hand = np.where(mask, preds, 0).sum(axis=0) / mask.sum(axis=0)
@@ -324,7 +361,9 @@ def test_oob_score_tracks_held_out_score():
     bag = BaggingRegressor(n_estimators=40, oob_score=True, random_state=0).fit(X[:400], y[:400])
     assert bag.oob_score_ == pytest.approx(bag.score(X[400:], y[400:]), abs=0.06)
     Xc, yc = make_classification(n_samples=1400, n_features=8, random_state=3)
-    clf = BaggingClassifier(n_estimators=40, oob_score=True, random_state=0).fit(Xc[:400], yc[:400])
+    clf = BaggingClassifier(n_estimators=40, oob_score=True, random_state=0).fit(
+        Xc[:400], yc[:400]
+    )
     assert clf.oob_decision_function_.shape == (400, 2)
     np.testing.assert_allclose(clf.oob_decision_function_.sum(axis=1), 1.0)
     assert clf.oob_score_ == pytest.approx(clf.score(Xc[400:], yc[400:]), abs=0.06)
@@ -347,21 +386,35 @@ def test_same_random_state_gives_identical_ensembles_whatever_n_jobs(Est):
         np.testing.assert_array_equal(i, j)
     np.testing.assert_array_equal(a.predict(X[:50] + 0.01), b.predict(X[:50] + 0.01))
     assert [e.random_state for e in a.estimators_] == [e.random_state for e in b.estimators_]
-    assert not all(np.array_equal(i, j) for i, j in zip(a.estimators_samples_, c.estimators_samples_))
+    assert not all(
+        np.array_equal(i, j) for i, j in zip(a.estimators_samples_, c.estimators_samples_)
+    )
 
 
 def test_max_samples_sets_the_bootstrap_size(regression):
     X, y = regression
-    assert {len(i) for i in BaggingRegressor(n_estimators=3, max_samples=0.25).fit(X, y).estimators_samples_} == {50}
-    assert {len(i) for i in BaggingRegressor(n_estimators=3, max_samples=17).fit(X, y).estimators_samples_} == {17}
+    assert {
+        len(i)
+        for i in BaggingRegressor(n_estimators=3, max_samples=0.25).fit(X, y).estimators_samples_
+    } == {50}
+    assert {
+        len(i)
+        for i in BaggingRegressor(n_estimators=3, max_samples=17).fit(X, y).estimators_samples_
+    } == {17}
 
 
 def test_sample_weight_is_passed_to_the_members(regression):
     X, y = regression
     w = np.r_[np.full(100, 10.0), np.full(100, 1e-6)]
-    bag = BaggingRegressor(LinearRegression(), n_estimators=4, random_state=0).fit(X, y, sample_weight=w)
+    bag = BaggingRegressor(LinearRegression(), n_estimators=4, random_state=0).fit(
+        X, y, sample_weight=w
+    )
     hand = np.mean(
-        [LinearRegression().fit(X[i], y[i], sample_weight=w[i]).predict(X) for i in bag.estimators_samples_], axis=0
+        [
+            LinearRegression().fit(X[i], y[i], sample_weight=w[i]).predict(X)
+            for i in bag.estimators_samples_
+        ],
+        axis=0,
     )
     np.testing.assert_allclose(bag.predict(X), hand, rtol=1e-8)
 
@@ -415,13 +468,19 @@ def test_nested_random_states_are_seeded(regression):
     np.testing.assert_array_equal(a.predict(X), b.predict(X))
     seeds = [est.get_params()["decisiontreeregressor__random_state"] for est in a.estimators_]
     assert all(isinstance(s, (int, np.integer)) for s in seeds) and len(set(seeds)) == 5
-    assert member.get_params()["decisiontreeregressor__random_state"] is None  # the template is untouched
+    assert (
+        member.get_params()["decisiontreeregressor__random_state"] is None
+    )  # the template is untouched
 
 
 @pytest.mark.parametrize("voting", ["soft", "hard"])
 def test_classifier_oob_decision_function_by_hand(voting):
-    X, y = make_classification(n_samples=120, n_features=5, n_classes=3, n_informative=3, random_state=2)
-    clf = BaggingClassifier(n_estimators=25, voting=voting, oob_score=True, random_state=0).fit(X, y)
+    X, y = make_classification(
+        n_samples=120, n_features=5, n_classes=3, n_informative=3, random_state=2
+    )
+    clf = BaggingClassifier(n_estimators=25, voting=voting, oob_score=True, random_state=0).fit(
+        X, y
+    )
     mask = out_of_bag_mask(clf.estimators_samples_, len(X))
     total = np.zeros((len(X), 3))
     for est, oob in zip(clf.estimators_, mask):

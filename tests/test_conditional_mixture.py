@@ -19,7 +19,9 @@ def gated_gaussians():
 def test_density_integrates_to_one_for_every_input(gated_gaussians):
     x, V, means, scales = gated_gaussians
     t = np.linspace(-15, 15, 20001)
-    density = conditional_mixture_density(softmax_gates(x, V), norm.pdf(t[:, None, None], means, scales))
+    density = conditional_mixture_density(
+        softmax_gates(x, V), norm.pdf(t[:, None, None], means, scales)
+    )
     np.testing.assert_allclose(np.trapezoid(density, t, axis=0), 1.0, atol=1e-8)
 
 
@@ -29,7 +31,10 @@ def test_equals_sum_rule_over_joint_computed_by_hand(gated_gaussians):
     t = 0.3
     logits = np.hstack([np.ones((len(x), 1)), x]) @ V
     prior = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
-    joint = [[prior[n, k] * norm.pdf(t, means[n, k], scales[k]) for k in range(4)] for n in range(len(x))]
+    joint = [
+        [prior[n, k] * norm.pdf(t, means[n, k], scales[k]) for k in range(4)]
+        for n in range(len(x))
+    ]
     expected = np.sum(joint, axis=1)
     got = conditional_mixture_density(softmax_gates(x, V), norm.pdf(t, means, scales))
     np.testing.assert_allclose(got, expected, rtol=1e-12)

@@ -8,12 +8,18 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from prml14 import datasets
 
-GENERATORS = [getattr(datasets, name) for name in sorted(dir(datasets)) if name.startswith("make_")]
+GENERATORS = [
+    getattr(datasets, name) for name in sorted(dir(datasets)) if name.startswith("make_")
+]
 
 
 @pytest.mark.parametrize("make", GENERATORS, ids=lambda f: f.__name__)
 def test_generators_are_seeded_and_sized(make):
-    first, again, other = make(n_samples=50, random_state=0), make(n_samples=50, random_state=0), make(n_samples=50, random_state=1)
+    first, again, other = (
+        make(n_samples=50, random_state=0),
+        make(n_samples=50, random_state=0),
+        make(n_samples=50, random_state=1),
+    )
     assert first[0].shape[0] == 50 and all(len(a) == 50 for a in first)
     for a, b in zip(first, again):
         np.testing.assert_array_equal(a, b)

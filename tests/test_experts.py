@@ -55,6 +55,7 @@ def _binary_moe_data(n=3000, seed=0):
 
 # ------------------------------------------------------------------ scikit-learn conventions
 
+
 # EM on the tiny, separable data sets of the common checks can stop at max_iter (the logistic
 # experts' weights grow slowly); the ConvergenceWarning is then correct behaviour, not a failure.
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -82,7 +83,9 @@ def test_density_is_sum_of_gated_gaussians_with_beta_as_precision():
     by_hand = np.sum(gates * norm.pdf(t[:, None], means, 1.0 / np.sqrt(model.precision_)), axis=1)
     np.testing.assert_allclose(model.predict_density(X, t), by_hand, rtol=1e-10)
     np.testing.assert_allclose(model.log_likelihood(X, t), np.log(by_hand).sum(), rtol=1e-10)
-    np.testing.assert_allclose(model.log_likelihood_history_[-1], np.log(by_hand).sum(), rtol=1e-10)
+    np.testing.assert_allclose(
+        model.log_likelihood_history_[-1], np.log(by_hand).sum(), rtol=1e-10
+    )
 
 
 @pytest.mark.equation("14.53")
@@ -95,10 +98,14 @@ def test_gates_sum_to_one_and_density_integrates_to_one(model):
     assert gates.shape == (13, model.coef_.shape[0]) and np.all(gates >= 0)
     np.testing.assert_allclose(gates.sum(axis=1), 1.0, atol=1e-12)
     grid = np.linspace(-8, 8, 8001)
-    density = np.stack([model.predict_density(np.full((len(grid), 1), x), grid) for x in x_new[:, 0]])
+    density = np.stack(
+        [model.predict_density(np.full((len(grid), 1), x), grid) for x in x_new[:, 0]]
+    )
     np.testing.assert_allclose(np.trapezoid(density, grid, axis=1), 1.0, atol=1e-6)
     # predict is the conditional mean ∫ t p(t|x) dt
-    np.testing.assert_allclose(np.trapezoid(grid * density, grid, axis=1), model.predict(x_new), atol=1e-6)
+    np.testing.assert_allclose(
+        np.trapezoid(grid * density, grid, axis=1), model.predict(x_new), atol=1e-6
+    )
 
 
 @pytest.mark.equation("14.53")
@@ -107,8 +114,12 @@ def test_logistic_experts_probabilities_sum_to_one_and_match_hand_computation():
     model = _quiet_fit(MixtureOfExperts(2, expert="logistic", random_state=0), X, y)
     proba = model.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
-    np.testing.assert_allclose(model.predict_density(X, np.full(500, "yes")), proba[:, 1], rtol=1e-12)
-    np.testing.assert_allclose(model.predict_density(X, np.full(500, "no")), proba[:, 0], rtol=1e-12)
+    np.testing.assert_allclose(
+        model.predict_density(X, np.full(500, "yes")), proba[:, 1], rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        model.predict_density(X, np.full(500, "no")), proba[:, 0], rtol=1e-12
+    )
     gates = softmax(np.column_stack([np.ones(500), X]) @ model.gate_coef_, axis=1)
     experts = expit(np.column_stack([np.ones(500), X]) @ model.coef_.T)
     np.testing.assert_allclose(proba[:, 1], np.sum(gates * experts, axis=1), rtol=1e-12)
@@ -120,7 +131,9 @@ def test_logistic_experts_probabilities_stay_in_unit_interval_far_from_the_data(
     # unclipped, P(classes_[0] | x) = 1 − p1 came out as −2.2e-16
     rng = np.random.RandomState(0)
     X = rng.normal(size=(200, 2))
-    model = _quiet_fit(MixtureOfExperts(3, expert="logistic", random_state=0), X, (X[:, 0] > 0).astype(int))
+    model = _quiet_fit(
+        MixtureOfExperts(3, expert="logistic", random_state=0), X, (X[:, 0] > 0).astype(int)
+    )
     proba = model.predict_proba(50.0 * rng.normal(size=(20000, 2)))
     assert proba.min() >= 0.0 and proba.max() <= 1.0
 
@@ -137,7 +150,10 @@ def test_refit_with_the_other_kind_of_expert_drops_stale_attributes():
 
 def test_expert_responsibilities_refuse_mismatched_shapes():
     # a single column of log densities used to broadcast against the gates silently
-    with pytest.raises(ValueError, match=r"must both have shape \(n_samples, n_experts\), got \(3, 2\) and \(3, 1\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"must both have shape \(n_samples, n_experts\), got \(3, 2\) and \(3, 1\)",
+    ):
         expert_responsibilities(np.log(np.full((3, 2), 0.5)), np.zeros((3, 1)))
 
 
@@ -146,9 +162,12 @@ def test_core_density_functions_agree_in_linear_and_log_space():
     rng = np.random.default_rng(0)
     gates = rng.dirichlet(np.ones(4), size=10)
     dens = rng.uniform(0.01, 2, size=(10, 4))
-    np.testing.assert_allclose(mixture_of_experts_density(gates, dens), np.sum(gates * dens, axis=1))
     np.testing.assert_allclose(
-        np.exp(log_mixture_of_experts_density(np.log(gates), np.log(dens))), np.sum(gates * dens, axis=1)
+        mixture_of_experts_density(gates, dens), np.sum(gates * dens, axis=1)
+    )
+    np.testing.assert_allclose(
+        np.exp(log_mixture_of_experts_density(np.log(gates), np.log(dens))),
+        np.sum(gates * dens, axis=1),
     )
     with pytest.raises(ValueError, match="gates must be non-negative and sum to one"):
         mixture_of_experts_density(gates * 2, dens)
@@ -161,7 +180,9 @@ def test_core_density_functions_agree_in_linear_and_log_space():
 @settings(max_examples=12, deadline=None)
 @given(
     seed=st.integers(0, 10_000),
-    kind=st.sampled_from(["moe-linear", "moe-shared", "moe-logistic", "hme-linear", "hme-logistic"]),
+    kind=st.sampled_from(
+        ["moe-linear", "moe-shared", "moe-logistic", "hme-linear", "hme-logistic"]
+    ),
 )
 def test_em_objective_never_decreases(seed, kind):
     rng = np.random.default_rng(seed)
@@ -170,12 +191,19 @@ def test_em_objective_never_decreases(seed, kind):
         X, y, _ = _binary_moe_data(n, seed)
     else:
         X, y = make_gated_regression(n, noise=rng.uniform(0.05, 0.5), random_state=seed)
-    common = dict(expert="logistic" if kind.endswith("logistic") else "linear", max_iter=25,
-                  init=["kmeans", "random"][seed % 2], random_state=seed)
+    common = dict(
+        expert="logistic" if kind.endswith("logistic") else "linear",
+        max_iter=25,
+        init=["kmeans", "random"][seed % 2],
+        random_state=seed,
+    )
     if kind == "moe-shared":
         common["precision"] = "shared"
-    model = (HierarchicalMixtureOfExperts(2, 2, **common) if kind.startswith("hme")
-             else MixtureOfExperts(int(rng.integers(2, 4)), **common))
+    model = (
+        HierarchicalMixtureOfExperts(2, 2, **common)
+        if kind.startswith("hme")
+        else MixtureOfExperts(int(rng.integers(2, 4)), **common)
+    )
     model = _quiet_fit(model, X, y)
     history = model.objective_history_
     assert np.all(np.isfinite(history))
@@ -185,7 +213,9 @@ def test_em_objective_never_decreases(seed, kind):
 @pytest.mark.equation("14.53")
 def test_unpenalised_log_likelihood_never_decreases():
     X, t = make_gated_regression(200, random_state=3)
-    model = _quiet_fit(MixtureOfExperts(3, gate_l2=0.0, expert_l2=0.0, max_iter=60, random_state=0), X, t)
+    model = _quiet_fit(
+        MixtureOfExperts(3, gate_l2=0.0, expert_l2=0.0, max_iter=60, random_state=0), X, t
+    )
     np.testing.assert_array_equal(model.log_likelihood_history_, model.objective_history_)
     assert np.all(np.diff(model.log_likelihood_history_) >= -1e-9)
 
@@ -198,7 +228,9 @@ def test_recovers_generating_gates_experts_and_precisions():
     np.testing.assert_allclose(model.coef_[order], W, atol=0.06)
     np.testing.assert_allclose(model.precision_[order], beta, rtol=0.15)  # β is a precision
     gates = model.predict_gates(X)[:, order]
-    np.testing.assert_allclose(gates, softmax(np.column_stack([np.ones(len(X)), X]) @ V, axis=1), atol=0.08)
+    np.testing.assert_allclose(
+        gates, softmax(np.column_stack([np.ones(len(X)), X]) @ V, axis=1), atol=0.08
+    )
     assert model.converged_
 
 
@@ -220,7 +252,9 @@ def test_linear_m_step_is_weighted_least_squares_and_weighted_variance():
         ref = LinearRegression().fit(X, t, sample_weight=R[:, k])
         np.testing.assert_allclose(coef[k], [ref.intercept_, ref.coef_[0]], rtol=1e-8)
         residual = t - ref.predict(X)
-        np.testing.assert_allclose(1 / precision[k], np.average(residual**2, weights=R[:, k]), rtol=1e-8)
+        np.testing.assert_allclose(
+            1 / precision[k], np.average(residual**2, weights=R[:, k]), rtol=1e-8
+        )
     shared = MixtureOfExperts(3, expert_l2=0.0, precision="shared")
     _, precision_shared = shared._m_step_experts(Phi, t, R, np.zeros((3, 2)), np.ones(3), 1e-12)
     pooled = np.sum(R * (t[:, None] - Phi @ coef.T) ** 2) / len(t)
@@ -229,7 +263,9 @@ def test_linear_m_step_is_weighted_least_squares_and_weighted_variance():
 
 def test_gate_m_step_maximises_the_gate_part_of_q():
     X, t = make_gated_regression(200, random_state=5)
-    model = MixtureOfExperts(2, gate_l2=0.0, inner_max_iter=50, max_iter=1, tol=0.0, random_state=0)
+    model = MixtureOfExperts(
+        2, gate_l2=0.0, inner_max_iter=50, max_iter=1, tol=0.0, random_state=0
+    )
     with pytest.warns(ConvergenceWarning):
         model.fit(X, t)
     Phi = np.column_stack([np.ones(200), X])
@@ -248,7 +284,9 @@ def test_input_dependent_gates_remove_mass_where_there_is_no_data():
     X_test, t_test = make_gated_regression(600, random_state=7)
     experts = MixtureOfExperts(2, random_state=0).fit(X, t)
     plain = MixtureOfExperts(2, gating="constant", random_state=0).fit(X, t)
-    np.testing.assert_allclose(plain.predict_gates(np.array([[-1.0], [1.0]])), plain.predict_gates(np.array([[0.0]] * 2)))
+    np.testing.assert_allclose(
+        plain.predict_gates(np.array([[-1.0], [1.0]])), plain.predict_gates(np.array([[0.0]] * 2))
+    )
     # at x = -0.5 almost every point is on the rising line (true gate σ(-4) ≈ 0.018); the
     # falling line t = -1 - 0.5x is nearly empty there, 5 noise deviations below the rising one
     x0 = np.array([[-0.5]])
@@ -278,7 +316,7 @@ def test_hme_leaf_gates_are_products_along_paths():
     top = softmax(Phi @ gate_coefs[0][0], axis=1)
     for j in range(2):
         below = softmax(Phi @ gate_coefs[1][j], axis=1)
-        np.testing.assert_allclose(leaves[:, 2 * j:2 * j + 2], top[:, [j]] * below, rtol=1e-12)
+        np.testing.assert_allclose(leaves[:, 2 * j : 2 * j + 2], top[:, [j]] * below, rtol=1e-12)
     with pytest.raises(ValueError, match=r"gate_coefs\[1\] must have shape"):
         hierarchical_log_gates(Phi, [gate_coefs[0], gate_coefs[1][:1]])
 
@@ -307,8 +345,10 @@ def test_exercise_14_17_input_dependent_gates_do_not_collapse_in_general():
     x = np.linspace(-3, 3, 400)[:, None]
     Phi = np.column_stack([np.ones(400), x])
     # top gate σ(x); below it two gates σ(2 + 4x) and σ(-2 + 4x) with different biases
-    gate_coefs = [np.array([[[0.0, 0.0], [0.0, 1.0]]]),
-                  np.array([[[0.0, 2.0], [0.0, 4.0]], [[0.0, -2.0], [0.0, 4.0]]])]
+    gate_coefs = [
+        np.array([[[0.0, 0.0], [0.0, 1.0]]]),
+        np.array([[[0.0, 2.0], [0.0, 4.0]], [[0.0, -2.0], [0.0, 4.0]]]),
+    ]
     leaves = np.exp(hierarchical_log_gates(Phi, gate_coefs))
     assert _best_one_level_kl(Phi, leaves) > 1e-2
     # special cases do collapse: mirror-image lower gates share the normaliser of the top gate
@@ -318,7 +358,9 @@ def test_exercise_14_17_input_dependent_gates_do_not_collapse_in_general():
 
 def test_fitted_hme_with_constant_gates_equals_one_level_mixture():
     X, t = make_gated_regression(200, random_state=11)
-    hme = _quiet_fit(HierarchicalMixtureOfExperts(2, 2, gating="constant", random_state=0, max_iter=30), X, t)
+    hme = _quiet_fit(
+        HierarchicalMixtureOfExperts(2, 2, gating="constant", random_state=0, max_iter=30), X, t
+    )
     pi = hme.predict_gates(X[:1])[0]
     means = hme.coef_[:, 0] + X * hme.coef_[:, 1]
     one_level = np.sum(pi * norm.pdf(t[:, None], means, 1 / np.sqrt(hme.precision_)), axis=1)
@@ -335,7 +377,9 @@ def test_same_random_state_same_fit_and_n_init_keeps_best():
     b = _quiet_fit(MixtureOfExperts(3, init="random", random_state=5, max_iter=40), X, t)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     np.testing.assert_array_equal(a.objective_history_, b.objective_history_)
-    many = _quiet_fit(MixtureOfExperts(3, init="random", n_init=4, random_state=5, max_iter=40), X, t)
+    many = _quiet_fit(
+        MixtureOfExperts(3, init="random", n_init=4, random_state=5, max_iter=40), X, t
+    )
     assert many.objective_history_[-1] >= a.objective_history_[-1] - 1e-9
 
 
@@ -351,7 +395,12 @@ def test_too_many_experts_for_the_data_give_finite_parameters():
     X = rng.uniform(-1, 1, (8, 1))
     t = 2 * X[:, 0] + 0.1 * rng.standard_normal(8)
     model = _quiet_fit(HierarchicalMixtureOfExperts(2, 3, random_state=0, max_iter=20), X, t)
-    for value in (model.coef_, model.precision_, model.responsibilities_, model.objective_history_):
+    for value in (
+        model.coef_,
+        model.precision_,
+        model.responsibilities_,
+        model.objective_history_,
+    ):
         assert np.all(np.isfinite(value))
     # variances are floored: no expert collapses onto a single point with infinite precision
     assert np.all(1 / model.precision_ >= 1e-6 * np.var(t) * (1 - 1e-12))
@@ -360,14 +409,50 @@ def test_too_many_experts_for_the_data_give_finite_parameters():
 @pytest.mark.parametrize(
     "estimator, X, y, error, message",
     [
-        (MixtureOfExperts(5), np.zeros((4, 1)), np.arange(4.0), ValueError, "n_components=5 experts must be <= n_samples=4"),
+        (
+            MixtureOfExperts(5),
+            np.zeros((4, 1)),
+            np.arange(4.0),
+            ValueError,
+            "n_components=5 experts must be <= n_samples=4",
+        ),
         (MixtureOfExperts(0), np.zeros((4, 1)), np.arange(4.0), ValueError, "n_components"),
-        (HierarchicalMixtureOfExperts(branching=1), np.zeros((4, 1)), np.arange(4.0), ValueError, "branching"),
+        (
+            HierarchicalMixtureOfExperts(branching=1),
+            np.zeros((4, 1)),
+            np.arange(4.0),
+            ValueError,
+            "branching",
+        ),
         (MixtureOfExperts(expert="tree"), np.zeros((4, 1)), np.arange(4.0), ValueError, "expert"),
-        (MixtureOfExperts(), np.array([[0.0], [np.nan], [1.0]]), np.arange(3.0), ValueError, "NaN"),
-        (MixtureOfExperts(), np.zeros((3, 1)), np.array([0.0, np.inf, 1.0]), ValueError, "infinity"),
-        (MixtureOfExperts(expert="logistic"), np.zeros((6, 1)), np.arange(6) % 3, ValueError, "Only binary"),
-        (MixtureOfExperts(expert="logistic"), np.zeros((4, 1)), np.array([0.1, 0.2, 0.3, 0.4]), ValueError, "Unknown label type"),
+        (
+            MixtureOfExperts(),
+            np.array([[0.0], [np.nan], [1.0]]),
+            np.arange(3.0),
+            ValueError,
+            "NaN",
+        ),
+        (
+            MixtureOfExperts(),
+            np.zeros((3, 1)),
+            np.array([0.0, np.inf, 1.0]),
+            ValueError,
+            "infinity",
+        ),
+        (
+            MixtureOfExperts(expert="logistic"),
+            np.zeros((6, 1)),
+            np.arange(6) % 3,
+            ValueError,
+            "Only binary",
+        ),
+        (
+            MixtureOfExperts(expert="logistic"),
+            np.zeros((4, 1)),
+            np.array([0.1, 0.2, 0.3, 0.4]),
+            ValueError,
+            "Unknown label type",
+        ),
     ],
 )
 def test_bad_input(estimator, X, y, error, message):
@@ -396,14 +481,28 @@ def test_constant_gates_and_shared_precision_reproduce_the_mixture_of_linear_reg
     from prml14.mixtures import MixtureOfLinearRegressions
 
     X, t = make_gated_regression(400, random_state=3)
-    reference = MixtureOfLinearRegressions(2, tol=1e-12, max_iter=2000, n_init=3, random_state=0).fit(X, t)
-    ours = MixtureOfExperts(2, gating="constant", precision="shared", gate_l2=0.0, expert_l2=0.0,
-                            tol=1e-12, max_iter=2000, random_state=0).fit(X, t)
-    np.testing.assert_allclose(ours.log_likelihood(X, t), reference.log_likelihood(X, t), rtol=1e-8)
+    reference = MixtureOfLinearRegressions(
+        2, tol=1e-12, max_iter=2000, n_init=3, random_state=0
+    ).fit(X, t)
+    ours = MixtureOfExperts(
+        2,
+        gating="constant",
+        precision="shared",
+        gate_l2=0.0,
+        expert_l2=0.0,
+        tol=1e-12,
+        max_iter=2000,
+        random_state=0,
+    ).fit(X, t)
+    np.testing.assert_allclose(
+        ours.log_likelihood(X, t), reference.log_likelihood(X, t), rtol=1e-8
+    )
     order = np.argsort(ours.coef_[:, 1])
     ref_order = np.argsort(reference.coef_[:, 1])
     np.testing.assert_allclose(ours.coef_[order], reference.coef_[ref_order], atol=1e-4)
-    np.testing.assert_allclose(ours.predict_gates(X[:1])[0][order], reference.weights_[ref_order], atol=1e-5)
+    np.testing.assert_allclose(
+        ours.predict_gates(X[:1])[0][order], reference.weights_[ref_order], atol=1e-5
+    )
     np.testing.assert_allclose(ours.precision_, reference.precision_, rtol=1e-4)
 
 
@@ -419,8 +518,15 @@ def test_e_step_uses_the_input_dependent_gates():
     gates = softmax(Phi @ model.gate_coef_, axis=1)
     experts = norm.pdf(t[:, None], Phi @ model.coef_.T, 1 / np.sqrt(model.precision_))
     joint = gates * experts
-    np.testing.assert_allclose(model.responsibilities(X, t), joint / joint.sum(axis=1, keepdims=True), rtol=1e-9, atol=1e-300)
-    np.testing.assert_allclose(model.responsibilities_, joint / joint.sum(axis=1, keepdims=True), atol=1e-3)
+    np.testing.assert_allclose(
+        model.responsibilities(X, t),
+        joint / joint.sum(axis=1, keepdims=True),
+        rtol=1e-9,
+        atol=1e-300,
+    )
+    np.testing.assert_allclose(
+        model.responsibilities_, joint / joint.sum(axis=1, keepdims=True), atol=1e-3
+    )
     without_gates = experts / experts.sum(axis=1, keepdims=True)
     assert np.max(np.abs(model.responsibilities(X, t) - without_gates)) > 0.1
 
@@ -431,7 +537,9 @@ def test_badly_scaled_inputs_give_the_same_fit():
     X, t, *_ = _true_moe_data(400, seed=4)
     reference = MixtureOfExperts(2, random_state=0).fit(X, t)
     scaled = MixtureOfExperts(2, random_state=0).fit(1e6 * X, t)
-    assert scaled.log_likelihood(1e6 * X, t) == pytest.approx(reference.log_likelihood(X, t), rel=1e-4)
+    assert scaled.log_likelihood(1e6 * X, t) == pytest.approx(
+        reference.log_likelihood(X, t), rel=1e-4
+    )
     np.testing.assert_allclose(scaled.coef_[:, 0], reference.coef_[:, 0], atol=1e-3)
 
 
@@ -440,7 +548,13 @@ def test_em_draws_random_numbers_only_at_initialisation():
     states = []
     for max_iter in (1, 30):
         rng = np.random.RandomState(0)
-        _quiet_fit(HierarchicalMixtureOfExperts(2, 2, n_init=2, max_iter=max_iter, tol=0.0, random_state=rng), X, t)
+        _quiet_fit(
+            HierarchicalMixtureOfExperts(
+                2, 2, n_init=2, max_iter=max_iter, tol=0.0, random_state=rng
+            ),
+            X,
+            t,
+        )
         states.append(rng.get_state()[1])
     np.testing.assert_array_equal(states[0], states[1])
 

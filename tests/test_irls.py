@@ -29,7 +29,12 @@ def _q(w, Phi, t, gamma):
 def test_gradient_matches_central_finite_differences():
     Phi, t, gamma, w = _problem()
     h = 1e-6
-    fd = np.array([(_q(w + h * e, Phi, t, gamma) - _q(w - h * e, Phi, t, gamma)) / (2 * h) for e in np.eye(len(w))])
+    fd = np.array(
+        [
+            (_q(w + h * e, Phi, t, gamma) - _q(w - h * e, Phi, t, gamma)) / (2 * h)
+            for e in np.eye(len(w))
+        ]
+    )
     np.testing.assert_allclose(q_gradient(w, Phi, t, gamma), fd, rtol=1e-6, atol=1e-7)
 
 
@@ -38,7 +43,10 @@ def test_negative_hessian_matches_finite_differences_of_the_gradient():
     Phi, t, gamma, w = _problem(1)
     h = 1e-6
     fd = np.array(
-        [(q_gradient(w + h * e, Phi, t, gamma) - q_gradient(w - h * e, Phi, t, gamma)) / (2 * h) for e in np.eye(len(w))]
+        [
+            (q_gradient(w + h * e, Phi, t, gamma) - q_gradient(w - h * e, Phi, t, gamma)) / (2 * h)
+            for e in np.eye(len(w))
+        ]
     )
     H = q_negative_hessian(w, Phi, t, gamma)
     # the code returns MINUS the Hessian of Q (positive definite)
@@ -61,7 +69,9 @@ def test_hessian_carries_the_responsibilities():
     g0 = gamma.copy()
     g0[0] = 0.0
     np.testing.assert_allclose(
-        q_negative_hessian(w, Phi, t, g0), q_negative_hessian(w, Phi[1:], t[1:], gamma[1:]), rtol=1e-12
+        q_negative_hessian(w, Phi, t, g0),
+        q_negative_hessian(w, Phi[1:], t[1:], gamma[1:]),
+        rtol=1e-12,
     )
 
 
@@ -143,7 +153,9 @@ def test_bad_inputs_are_rejected():
     # the gradient, Hessian and objective check the same arguments (they broadcast before)
     w = np.zeros(Phi.shape[1])
     for f in (q_gradient, q_negative_hessian, weighted_logistic_objective):
-        with pytest.raises(ValueError, match=r"weights \(gamma\) must have shape \(n_samples,\) = \(60,\)"):
+        with pytest.raises(
+            ValueError, match=r"weights \(gamma\) must have shape \(n_samples,\) = \(60,\)"
+        ):
             f(w, Phi, t, gamma[:1])
         with pytest.raises(ValueError, match=r"w must have shape \(n_basis,\) = \(3,\)"):
             f(w[:2], Phi, t, gamma)
@@ -158,7 +170,9 @@ def test_one_irls_step_is_the_newton_step_with_the_gamma_weighted_hessian():
     w0 = w_opt + np.array([0.3, -0.2, 0.1])  # close enough for the full step to be accepted
     g, H = q_gradient(w0, Phi, t, gamma), q_negative_hessian(w0, Phi, t, gamma)
     newton = w0 + np.linalg.solve(H, g)
-    assert weighted_logistic_objective(newton, Phi, t, gamma) > weighted_logistic_objective(w0, Phi, t, gamma)
+    assert weighted_logistic_objective(newton, Phi, t, gamma) > weighted_logistic_objective(
+        w0, Phi, t, gamma
+    )
     w1, n_iter, _ = weighted_logistic_irls(Phi, t, gamma, w0, max_iter=1)
     assert n_iter == 1
     np.testing.assert_allclose(w1, newton, rtol=1e-12, atol=1e-14)

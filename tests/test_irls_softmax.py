@@ -66,7 +66,7 @@ def test_hessian_is_the_full_block_matrix_not_block_diagonal():
     Phi, T, weights, W, *_ = _problem(2, k=4)
     H = softmax_q_negative_hessian(Phi, W, weights)
     m = Phi.shape[1]
-    off_diagonal_block = H[:m, m:2 * m]
+    off_diagonal_block = H[:m, m : 2 * m]
     assert np.abs(off_diagonal_block).max() > 1e-3  # classes are coupled through the softmax
 
 
@@ -75,7 +75,9 @@ def test_agrees_with_sklearn_multinomial_on_hard_labels_with_sample_weight():
     T = np.eye(3)[labels]
     W, n_iter, converged = weighted_softmax_irls(Phi, T, weights, tol=1e-12)
     assert converged and n_iter < 30
-    reference = LogisticRegression(C=np.inf, tol=1e-12, max_iter=10_000).fit(X, labels, sample_weight=weights)
+    reference = LogisticRegression(C=np.inf, tol=1e-12, max_iter=10_000).fit(
+        X, labels, sample_weight=weights
+    )
     np.testing.assert_allclose(softmax(Phi @ W, axis=1), reference.predict_proba(X), atol=1e-6)
     # sklearn's symmetric parametrisation differs from ours by one vector per column
     coef = np.vstack([reference.intercept_, reference.coef_.T])
@@ -143,8 +145,14 @@ def test_zero_weight_samples_are_ignored():
         (dict(Phi=np.zeros((5, 2)), T=np.ones((5, 1))), "T must have shape"),
         (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.7)), "rows summing to one"),
         (dict(Phi=np.full((5, 2), np.nan), T=np.full((5, 2), 0.5)), "finite"),
-        (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), weights=-np.ones(5)), "weights must be"),
-        (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), W_init=np.zeros((3, 2))), "W must be finite with shape"),
+        (
+            dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), weights=-np.ones(5)),
+            "weights must be",
+        ),
+        (
+            dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), W_init=np.zeros((3, 2))),
+            "W must be finite with shape",
+        ),
         (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), l2=-1.0), "l2 must be"),
         (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), max_iter=-1), "max_iter must be"),
         (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), tol=0.0), "tol must be"),

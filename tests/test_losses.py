@@ -19,7 +19,9 @@ Z = np.linspace(-3, 3, 61) + 0.013  # avoid the kinks at 0 and 1
 @pytest.mark.equation("14.20")
 def test_margin_losses_closed_forms():
     np.testing.assert_allclose(exponential_loss(Z), np.exp(-Z))
-    np.testing.assert_allclose(cross_entropy_loss(Z), np.log(1 + np.exp(-Z)) / np.log(2), rtol=1e-12)
+    np.testing.assert_allclose(
+        cross_entropy_loss(Z), np.log(1 + np.exp(-Z)) / np.log(2), rtol=1e-12
+    )
     np.testing.assert_allclose(hinge_loss(Z), np.maximum(0, 1 - Z))
     np.testing.assert_array_equal(misclassification_loss(Z), (Z < 0).astype(float))
 
@@ -33,11 +35,15 @@ def test_all_margin_losses_pass_through_0_1_and_bound_misclassification():
 
 
 def test_cross_entropy_is_stable_for_large_margins():
-    np.testing.assert_allclose(cross_entropy_loss([-800.0, 800.0]), [800 / np.log(2), 0.0], atol=1e-300)
+    np.testing.assert_allclose(
+        cross_entropy_loss([-800.0, 800.0]), [800 / np.log(2), 0.0], atol=1e-300
+    )
     assert np.all(np.isfinite(cross_entropy_loss([-1e5, 1e5])))
 
 
-@pytest.mark.parametrize("losses", [MARGIN_LOSSES, REGRESSION_LOSSES], ids=["margin", "regression"])
+@pytest.mark.parametrize(
+    "losses", [MARGIN_LOSSES, REGRESSION_LOSSES], ids=["margin", "regression"]
+)
 def test_gradients_and_hessians_match_finite_differences(losses):
     h = 1e-6
     for name, (value, gradient, hessian) in losses.items():
@@ -65,20 +71,28 @@ def test_expected_exponential_loss_is_the_average_over_t():
     t = np.where(rng.uniform(size=(200_000, 1)) < p, 1.0, -1.0)
     mc = np.exp(-t * y).mean(axis=0)
     np.testing.assert_allclose(expected_exponential_loss(y, p), mc, rtol=0.03)
-    np.testing.assert_allclose(expected_exponential_loss(y, p), p * np.exp(-y) + (1 - p) * np.exp(y))
+    np.testing.assert_allclose(
+        expected_exponential_loss(y, p), p * np.exp(-y) + (1 - p) * np.exp(y)
+    )
 
 
 @pytest.mark.equation("14.27", "14.28")
 def test_minimiser_of_expected_exponential_loss_is_half_log_odds():
     for p in np.linspace(0.02, 0.98, 25):
-        numeric = minimize_scalar(lambda y: expected_exponential_loss(y, p), bracket=(-1, 1), tol=1e-12).x
+        numeric = minimize_scalar(
+            lambda y: expected_exponential_loss(y, p), bracket=(-1, 1), tol=1e-12
+        ).x
         np.testing.assert_allclose(numeric, exponential_risk_minimiser(p), atol=1e-6)
-        np.testing.assert_allclose(exponential_risk_minimiser(p), 0.5 * np.log(p / (1 - p)), rtol=1e-12)
+        np.testing.assert_allclose(
+            exponential_risk_minimiser(p), 0.5 * np.log(p / (1 - p)), rtol=1e-12
+        )
 
 
 @pytest.mark.equation("14.28")
 def test_half_log_odds_edge_values():
-    np.testing.assert_array_equal(exponential_risk_minimiser([0.0, 0.5, 1.0]), [-np.inf, 0.0, np.inf])
+    np.testing.assert_array_equal(
+        exponential_risk_minimiser([0.0, 0.5, 1.0]), [-np.inf, 0.0, np.inf]
+    )
 
 
 def test_bad_input_is_rejected():

@@ -85,9 +85,12 @@ def test_density_is_the_pi_weighted_sum_of_gaussians_and_integrates_to_one():
 def test_log_likelihood_is_sum_of_log_densities():
     Phi, t, pi, W, beta = linear_params(1)
     brute = sum(
-        np.log(sum(pi[k] * norm.pdf(t[n], Phi[n] @ W[k], beta**-0.5) for k in range(len(pi)))) for n in range(len(t))
+        np.log(sum(pi[k] * norm.pdf(t[n], Phi[n] @ W[k], beta**-0.5) for k in range(len(pi))))
+        for n in range(len(t))
     )
-    assert mixture_of_linear_regressions_log_likelihood(Phi, t, pi, W, beta) == pytest.approx(brute, rel=1e-12)
+    assert mixture_of_linear_regressions_log_likelihood(Phi, t, pi, W, beta) == pytest.approx(
+        brute, rel=1e-12
+    )
 
 
 @pytest.mark.equation("14.36", "14.35")
@@ -96,19 +99,29 @@ def test_complete_data_log_likelihood_direct_and_marginalises_to_the_likelihood(
     total = []
     for labels in itertools.product(range(2), repeat=4):  # every latent assignment Z
         Z = np.eye(2)[list(labels)]
-        direct = sum(np.log(pi[k]) + norm.logpdf(t[n], Phi[n] @ W[k], beta**-0.5) for n, k in enumerate(labels))
+        direct = sum(
+            np.log(pi[k]) + norm.logpdf(t[n], Phi[n] @ W[k], beta**-0.5)
+            for n, k in enumerate(labels)
+        )
         got = complete_data_log_likelihood_linear(Phi, t, Z, pi, W, beta)
         assert got == pytest.approx(direct, rel=1e-12)
         total.append(got)
     # sum over Z of p(t, Z) is p(t): (14.36) marginalises to (14.35)
     log_marginal = np.log(np.sum(np.exp(total)))
-    assert log_marginal == pytest.approx(mixture_of_linear_regressions_log_likelihood(Phi, t, pi, W, beta), rel=1e-12)
+    assert log_marginal == pytest.approx(
+        mixture_of_linear_regressions_log_likelihood(Phi, t, pi, W, beta), rel=1e-12
+    )
 
 
 @pytest.mark.equation("14.37")
 def test_responsibilities_are_bayes_rule_including_pi():
     Phi, t, pi, W, beta = linear_params(3)
-    joint = np.array([[pi[k] * norm.pdf(t[n], Phi[n] @ W[k], beta**-0.5) for k in range(3)] for n in range(len(t))])
+    joint = np.array(
+        [
+            [pi[k] * norm.pdf(t[n], Phi[n] @ W[k], beta**-0.5) for k in range(3)]
+            for n in range(len(t))
+        ]
+    )
     gamma = responsibilities_linear(Phi, t, pi, W, beta)
     np.testing.assert_allclose(gamma, joint / joint.sum(axis=1, keepdims=True), rtol=1e-10)
     # leaving pi out (a known bug) gives something else
@@ -124,12 +137,16 @@ def test_core_functions_check_pi_beta_and_shapes():
         responsibilities_linear(Phi, t, [1.0], W, beta)
     with pytest.raises(ValueError, match="beta .* must be positive"):
         responsibilities_linear(Phi, t, pi, W, -beta)
-    with pytest.raises(ValueError, match=r"W must have shape \(n_components, n_basis\) = \(K, 2\)"):
+    with pytest.raises(
+        ValueError, match=r"W must have shape \(n_components, n_basis\) = \(K, 2\)"
+    ):
         responsibilities_linear(Phi, t, pi, W[:, :1], beta)
     with pytest.raises(ValueError, match=r"t must have shape \(n_samples,\) = \(12,\)"):
         mixture_of_logistic_regressions_log_likelihood(Phi, t[:5], pi, W)
     gamma = responsibilities_linear(Phi, t, pi, W, beta)
-    with pytest.raises(ValueError, match=r"gamma must have shape \(n_samples=12, n_components\), got \(11, 3\)"):
+    with pytest.raises(
+        ValueError, match=r"gamma must have shape \(n_samples=12, n_components\), got \(11, 3\)"
+    ):
         weighted_least_squares(Phi, t, gamma[1:])
     with pytest.raises(ValueError, match=r"gamma must have one column per row of W \(3\), got 2"):
         noise_precision(Phi, t, gamma[:, :2], W)
@@ -163,7 +180,10 @@ def test_mixing_coefficients_maximise_q_on_the_simplex():
     q_best = expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi_new, W, beta)
     rng = np.random.default_rng(0)
     for other in rng.dirichlet(np.ones(3), size=200):
-        assert expected_complete_data_log_likelihood_linear(Phi, t, gamma, other, W, beta) <= q_best + 1e-12
+        assert (
+            expected_complete_data_log_likelihood_linear(Phi, t, gamma, other, W, beta)
+            <= q_best + 1e-12
+        )
 
 
 @pytest.mark.equation("14.39", "14.43")
@@ -198,7 +218,9 @@ def test_weighted_normal_equations_match_explicit_r_k_and_sklearn():
         w_direct = np.linalg.solve(Phi.T @ R @ Phi, Phi.T @ R @ t)
         np.testing.assert_allclose(W_new[k], w_direct, rtol=1e-10)
         # (14.40): the gradient is the zero VECTOR
-        np.testing.assert_allclose(Phi.T @ (gamma[:, k] * (t - Phi @ W_new[k])), np.zeros(3), atol=1e-12)
+        np.testing.assert_allclose(
+            Phi.T @ (gamma[:, k] * (t - Phi @ W_new[k])), np.zeros(3), atol=1e-12
+        )
         ref = LinearRegression(fit_intercept=False).fit(Phi, t, sample_weight=gamma[:, k])
         np.testing.assert_allclose(W_new[k], ref.coef_, rtol=1e-8, atol=1e-10)
 
@@ -228,7 +250,9 @@ def test_m_step_equals_brute_force_maximisation_of_q_on_tiny_data():
         a = theta[:2]
         pi_ = np.exp(a) / np.exp(a).sum()  # softmax keeps pi on the simplex
         W_ = theta[2:6].reshape(2, 2)
-        return -expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi_, W_, np.exp(theta[6]))
+        return -expected_complete_data_log_likelihood_linear(
+            Phi, t, gamma, pi_, W_, np.exp(theta[6])
+        )
 
     res = minimize(negative_q, np.zeros(7), method="BFGS", options={"gtol": 1e-10})
     a = res.x[:2]
@@ -290,7 +314,9 @@ def test_recovers_generating_parameters_with_unequal_pi_and_precision_beta():
 def test_em_log_likelihood_never_decreases_linear(seed, k, n):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 2))
-    t = np.where(rng.uniform(size=n) < 0.5, X @ [1.0, -1.0], 2 + X[:, 0]) + 0.3 * rng.normal(size=n)
+    t = np.where(rng.uniform(size=n) < 0.5, X @ [1.0, -1.0], 2 + X[:, 0]) + 0.3 * rng.normal(
+        size=n
+    )
     m = MixtureOfLinearRegressions(k, max_iter=40, tol=0.0, random_state=seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -363,7 +389,9 @@ def test_logistic_mixture_probabilities_and_likelihood_brute_force():
     p1 = np.array([sum(pi[k] * sig(Phi[n] @ W[k]) for k in range(3)) for n in range(len(t))])
     np.testing.assert_allclose(mixture_of_logistic_regressions_proba(Phi, pi, W), p1, rtol=1e-12)
     brute = np.sum(np.log(np.where(t == 1, p1, 1 - p1)))
-    assert mixture_of_logistic_regressions_log_likelihood(Phi, t, pi, W) == pytest.approx(brute, rel=1e-12)
+    assert mixture_of_logistic_regressions_log_likelihood(Phi, t, pi, W) == pytest.approx(
+        brute, rel=1e-12
+    )
 
 
 @pytest.mark.equation("14.47", "14.46")
@@ -374,12 +402,19 @@ def test_logistic_complete_data_likelihood_direct_and_marginal():
     for labels in itertools.product(range(2), repeat=4):
         Z = np.eye(2)[list(labels)]
         direct = np.log(
-            np.prod([pi[k] * sig(Phi[n] @ W[k]) ** t[n] * (1 - sig(Phi[n] @ W[k])) ** (1 - t[n]) for n, k in enumerate(labels)])
+            np.prod(
+                [
+                    pi[k] * sig(Phi[n] @ W[k]) ** t[n] * (1 - sig(Phi[n] @ W[k])) ** (1 - t[n])
+                    for n, k in enumerate(labels)
+                ]
+            )
         )
         got = complete_data_log_likelihood_logistic(Phi, t, Z, pi, W)
         assert got == pytest.approx(direct, rel=1e-12)
         total.append(got)
-    assert np.log(np.sum(np.exp(total))) == pytest.approx(mixture_of_logistic_regressions_log_likelihood(Phi, t, pi, W))
+    assert np.log(np.sum(np.exp(total))) == pytest.approx(
+        mixture_of_logistic_regressions_log_likelihood(Phi, t, pi, W)
+    )
 
 
 @pytest.mark.equation("14.48")
@@ -410,12 +445,28 @@ def test_gradient_and_hessian_are_derivatives_of_the_mixture_q():
 
         E = np.eye(3)
         fd = np.array([(q(W_eval[k] + h * e) - q(W_eval[k] - h * e)) / (2 * h) for e in E])
-        np.testing.assert_allclose(q_gradient(W_eval[k], Phi, t, gamma[:, k]), fd, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(
+            q_gradient(W_eval[k], Phi, t, gamma[:, k]), fd, rtol=1e-6, atol=1e-8
+        )
         h2 = 1e-4  # larger step for second differences (round-off ~ eps |Q| / h2^2)
-        fd2 = np.array([[(q(W_eval[k] + h2 * a + h2 * b) - q(W_eval[k] + h2 * a - h2 * b)
-                          - q(W_eval[k] - h2 * a + h2 * b) + q(W_eval[k] - h2 * a - h2 * b)) / (4 * h2 * h2)
-                         for b in E] for a in E])
-        np.testing.assert_allclose(q_negative_hessian(W_eval[k], Phi, t, gamma[:, k]), -fd2, rtol=1e-4, atol=1e-5)
+        fd2 = np.array(
+            [
+                [
+                    (
+                        q(W_eval[k] + h2 * a + h2 * b)
+                        - q(W_eval[k] + h2 * a - h2 * b)
+                        - q(W_eval[k] - h2 * a + h2 * b)
+                        + q(W_eval[k] - h2 * a - h2 * b)
+                    )
+                    / (4 * h2 * h2)
+                    for b in E
+                ]
+                for a in E
+            ]
+        )
+        np.testing.assert_allclose(
+            q_negative_hessian(W_eval[k], Phi, t, gamma[:, k]), -fd2, rtol=1e-4, atol=1e-5
+        )
 
 
 @pytest.mark.equation("14.49", "14.50")
@@ -427,6 +478,7 @@ def test_logistic_m_step_brute_force():
     pi_new, W_new = est._m_step(Phi, t, gamma, (pi, W))
     np.testing.assert_allclose(pi_new, gamma.mean(axis=0))
     for k in range(2):
+
         def negative_q(wk):
             W2 = W_new.copy()
             W2[k] = wk
@@ -549,7 +601,9 @@ def test_em_draws_random_numbers_only_at_initialisation():
         rng = np.random.RandomState(0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            MixtureOfLinearRegressions(3, n_init=2, max_iter=max_iter, tol=0.0, random_state=rng).fit(X, t)
+            MixtureOfLinearRegressions(
+                3, n_init=2, max_iter=max_iter, tol=0.0, random_state=rng
+            ).fit(X, t)
         states.append(rng.get_state()[1])
     expected = np.random.RandomState(0)
     for _ in range(2):

@@ -7,7 +7,11 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAIRED = sorted(p for p in (ROOT / "book").glob("*.md") if "formats: md:myst,ipynb" in p.read_text(encoding="utf-8"))
+PAIRED = sorted(
+    p
+    for p in (ROOT / "book").glob("*.md")
+    if "formats: md:myst,ipynb" in p.read_text(encoding="utf-8")
+)
 
 
 def cells(notebook):
@@ -33,9 +37,13 @@ def test_ipynb_is_stored_executed(page):
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     counts = [cell.execution_count for cell in code]
     assert None not in counts, f"{page.stem}.ipynb has unexecuted cells: run `make notebooks`"
-    assert counts == list(range(1, len(code) + 1)), f"{page.stem}.ipynb was not executed top to bottom"
+    assert counts == list(range(1, len(code) + 1)), (
+        f"{page.stem}.ipynb was not executed top to bottom"
+    )
 
 
 def test_every_ipynb_has_a_markdown_source():
-    orphans = [p.name for p in (ROOT / "book").glob("*.ipynb") if p.with_suffix(".md") not in PAIRED]
+    orphans = [
+        p.name for p in (ROOT / "book").glob("*.ipynb") if p.with_suffix(".md") not in PAIRED
+    ]
     assert not orphans, f"notebooks without a paired .md source: {orphans}"

@@ -3,7 +3,13 @@ import warnings
 import numpy as np
 from scipy.special import logsumexp, softmax
 
-from prml14._numerics import affine_features, log_or_minus_inf, logsumexp_last, normalise_log, softplus
+from prml14._numerics import (
+    affine_features,
+    log_or_minus_inf,
+    logsumexp_last,
+    normalise_log,
+    softplus,
+)
 
 
 def test_softplus_matches_logaddexp_without_overflow():
@@ -24,7 +30,9 @@ def test_log_or_minus_inf_is_silent_at_zero():
 
 
 def test_affine_features_prepends_ones():
-    np.testing.assert_array_equal(affine_features([[2.0, 3.0], [4.0, 5.0]]), [[1.0, 2.0, 3.0], [1.0, 4.0, 5.0]])
+    np.testing.assert_array_equal(
+        affine_features([[2.0, 3.0], [4.0, 5.0]]), [[1.0, 2.0, 3.0], [1.0, 4.0, 5.0]]
+    )
 
 
 def test_logsumexp_last_matches_scipy_far_out_and_on_minus_inf_rows():

@@ -45,7 +45,11 @@ def test_citation_cff_is_valid_and_cites_bishop():
     assert cff["type"] in ("software", "dataset")
     assert str(cff["version"]) == prml14.__version__
     assert all("name" in a or "family-names" in a for a in cff["authors"])
-    bishop = [r for r in cff["references"] if any(a.get("family-names") == "Bishop" for a in r["authors"])]
+    bishop = [
+        r
+        for r in cff["references"]
+        if any(a.get("family-names") == "Bishop" for a in r["authors"])
+    ]
     assert len(bishop) == 1 and bishop[0]["type"] == "book" and bishop[0]["year"] == 2006
     assert bishop[0]["title"] == "Pattern Recognition and Machine Learning"
 

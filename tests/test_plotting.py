@@ -2,7 +2,14 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.colors import to_rgb
 
-from prml14.plotting import COMPONENT_COLORS, OKABE_ITO, ROLE_COLORS, class_colors, decision_grid, use_style
+from prml14.plotting import (
+    COMPONENT_COLORS,
+    OKABE_ITO,
+    ROLE_COLORS,
+    class_colors,
+    decision_grid,
+    use_style,
+)
 
 
 def test_roles_have_distinct_palette_colours():
@@ -14,7 +21,11 @@ def test_roles_have_distinct_palette_colours():
 def test_class_colours_follow_the_sign_for_both_label_conventions():
     for labels in ([-1, 1, 1], [0, 1, 1]):
         colors = class_colors(labels)
-        assert list(colors) == [ROLE_COLORS["negative"], ROLE_COLORS["positive"], ROLE_COLORS["positive"]]
+        assert list(colors) == [
+            ROLE_COLORS["negative"],
+            ROLE_COLORS["positive"],
+            ROLE_COLORS["positive"],
+        ]
 
 
 def test_decision_grid_covers_the_data_with_a_margin():

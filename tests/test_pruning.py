@@ -39,7 +39,9 @@ def test_regression_path_equals_sklearn(max_depth):
     N = len(t)
     ours = DecisionTreeRegressor(max_depth=max_depth)
     path = ours.cost_complexity_pruning_path(X, t)
-    ref = sk_tree.DecisionTreeRegressor(max_depth=max_depth, random_state=0).cost_complexity_pruning_path(X, t)
+    ref = sk_tree.DecisionTreeRegressor(
+        max_depth=max_depth, random_state=0
+    ).cost_complexity_pruning_path(X, t)
     assert len(path["ccp_lambdas"]) == len(ref.ccp_alphas)
     np.testing.assert_allclose(path["ccp_lambdas"] / N, ref.ccp_alphas, rtol=1e-8, atol=1e-14)
     np.testing.assert_allclose(path["costs"] / N, ref.impurities, rtol=1e-8, atol=1e-14)
@@ -48,7 +50,9 @@ def test_regression_path_equals_sklearn(max_depth):
     mids = np.unique(np.sqrt(lam[1:-1] * lam[2:]))[:: max(1, len(lam) // 15)]
     for m in mids:
         a = DecisionTreeRegressor(max_depth=max_depth, ccp_lambda=m).fit(X, t)
-        b = sk_tree.DecisionTreeRegressor(max_depth=max_depth, ccp_alpha=m / N, random_state=0).fit(X, t)
+        b = sk_tree.DecisionTreeRegressor(
+            max_depth=max_depth, ccp_alpha=m / N, random_state=0
+        ).fit(X, t)
         assert a.get_n_leaves() == b.get_n_leaves()
         np.testing.assert_allclose(a.predict(X), b.predict(X), atol=1e-12)
 
@@ -58,8 +62,12 @@ def test_classification_path_with_growth_impurity_equals_sklearn():
     X, y, w = tie_free_classification(n=300)
     ours = DecisionTreeClassifier(max_depth=4, pruning_criterion="same")
     path = ours.cost_complexity_pruning_path(X, y, sample_weight=w)
-    ref = sk_tree.DecisionTreeClassifier(max_depth=4, random_state=0).cost_complexity_pruning_path(X, y, sample_weight=w)
-    np.testing.assert_allclose(path["ccp_lambdas"] / w.sum(), ref.ccp_alphas, rtol=1e-8, atol=1e-14)
+    ref = sk_tree.DecisionTreeClassifier(max_depth=4, random_state=0).cost_complexity_pruning_path(
+        X, y, sample_weight=w
+    )
+    np.testing.assert_allclose(
+        path["ccp_lambdas"] / w.sum(), ref.ccp_alphas, rtol=1e-8, atol=1e-14
+    )
     np.testing.assert_allclose(path["costs"] / w.sum(), ref.impurities, rtol=1e-8, atol=1e-14)
 
 
@@ -133,7 +141,10 @@ def test_cross_validation_helper():
     t = np.where(X[:, 0] > 0.5, 1.0, 0.0) + 0.3 * rng.normal(size=300)
     res = cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t, cv=5, random_state=0)
     assert res["lambdas"].shape == res["cv_error"].shape == res["cv_std"].shape
-    assert res["cv_error"][np.searchsorted(res["lambdas"], res["best_lambda"])] == res["cv_error"].min()
+    assert (
+        res["cv_error"][np.searchsorted(res["lambdas"], res["best_lambda"])]
+        == res["cv_error"].min()
+    )
     assert res["one_se_lambda"] >= res["best_lambda"]
     model = DecisionTreeRegressor(ccp_lambda=res["best_lambda"]).fit(X, t)
     assert model.get_n_leaves() < DecisionTreeRegressor().fit(X, t).get_n_leaves()
@@ -143,7 +154,15 @@ def test_cross_validation_helper():
     folds = list(KFold(5, shuffle=True, random_state=0).split(X))
     for c in range(0, len(res["lambdas"]), 7):
         errors = [
-            np.mean((DecisionTreeRegressor(ccp_lambda=res["lambdas"][c]).fit(X[tr], t[tr]).predict(X[te]) - t[te]) ** 2)
+            np.mean(
+                (
+                    DecisionTreeRegressor(ccp_lambda=res["lambdas"][c])
+                    .fit(X[tr], t[tr])
+                    .predict(X[te])
+                    - t[te]
+                )
+                ** 2
+            )
             for tr, te in folds
         ]
         assert res["cv_error"][c] == pytest.approx(np.mean(errors), rel=1e-12)
@@ -159,5 +178,8 @@ def test_cross_validation_helper_for_classifiers_refits_each_fold():
     assert res["lambdas"].size <= 8 and res["lambdas"][0] == 0.0
     folds = list(StratifiedKFold(4, shuffle=True, random_state=1).split(X, y))
     for lam, cv_error in zip(res["lambdas"], res["cv_error"]):
-        errors = [np.mean(est.set_params(ccp_lambda=lam).fit(X[tr], y[tr]).predict(X[te]) != y[te]) for tr, te in folds]
+        errors = [
+            np.mean(est.set_params(ccp_lambda=lam).fit(X[tr], y[tr]).predict(X[te]) != y[te])
+            for tr, te in folds
+        ]
         assert cv_error == pytest.approx(np.mean(errors), rel=1e-12)

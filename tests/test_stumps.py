@@ -54,7 +54,9 @@ def test_estimator_reports_normalised_error_and_predicts_labels():
     assert list(stump.classes_) == ["no", "yes"]
     wrong = stump.predict(X) != y
     np.testing.assert_allclose(stump.error_, w[wrong].sum() / w.sum(), rtol=1e-12)
-    np.testing.assert_allclose(stump.error_, brute_force_min_error(X, binary_targets(y)[1], w) / w.sum())
+    np.testing.assert_allclose(
+        stump.error_, brute_force_min_error(X, binary_targets(y)[1], w) / w.sum()
+    )
     assert set(stump.decision_function(X)) <= {-1.0, 1.0}
 
 
@@ -65,7 +67,9 @@ def test_sorted_columns_are_reused_across_weights():
     columns = SortedColumns(X)
     for _ in range(20):
         w = rng.exponential(size=30)
-        assert np.isclose(columns.best_error_split(t, w)[3], brute_force_min_error(X, t, w), atol=1e-12)
+        assert np.isclose(
+            columns.best_error_split(t, w)[3], brute_force_min_error(X, t, w), atol=1e-12
+        )
 
 
 def gini_split_score(X, t, w, feature, threshold):
@@ -139,7 +143,9 @@ def reference_min_error(X, t, w):
         x, C = X[order, j], np.cumsum((w * t)[order])
         valid = x[1:] > x[:-1]
         if valid.any():
-            best = min(best, C[:-1][valid].min() + w[t < 0].sum(), w[t > 0].sum() - C[:-1][valid].max())
+            best = min(
+                best, C[:-1][valid].min() + w[t < 0].sum(), w[t > 0].sum() - C[:-1][valid].max()
+            )
     return best
 
 
@@ -149,7 +155,9 @@ def test_blocked_prefix_sums_on_large_inputs(ties):
     rng = np.random.default_rng(7 + ties)
     n = 3001  # not a multiple of the block length: exercises the padding
     X = rng.integers(0, 50, size=(n, 3)).astype(float) if ties else rng.normal(size=(n, 3))
-    t = np.where(X[:, 0] + X[:, 1] + rng.normal(scale=2.0, size=n) > X[:, :2].sum(axis=1).mean(), 1.0, -1.0)
+    t = np.where(
+        X[:, 0] + X[:, 1] + rng.normal(scale=2.0, size=n) > X[:, :2].sum(axis=1).mean(), 1.0, -1.0
+    )
     columns = SortedColumns(X)
     assert columns.block > 1
     for _ in range(5):
@@ -184,7 +192,9 @@ def test_gini_stump_skips_near_ties_like_sklearn():
     for _ in range(60):
         n = 40
         X = rng.normal(size=(n, 2))
-        X[1::2, 0] = X[0::2, 0] + rng.uniform(1e-9, 5e-8, size=n // 2) * rng.choice([-1, 1], size=n // 2)
+        X[1::2, 0] = X[0::2, 0] + rng.uniform(1e-9, 5e-8, size=n // 2) * rng.choice(
+            [-1, 1], size=n // 2
+        )
         X = X.astype(np.float32).astype(float)
         y = rng.integers(0, 2, size=n)
         y[1::2] = 1 - y[0::2]  # the best cut would separate the near-tied pairs
@@ -208,7 +218,11 @@ def test_huge_sample_weights_do_not_overflow(criterion):
     X, y = np.arange(6.0)[:, None], np.array([0, 1, 0, 1, 1, 0])
     big = DecisionStump(criterion=criterion).fit(X, y, sample_weight=np.full(6, 1e308))
     unit = DecisionStump(criterion=criterion).fit(X, y)
-    assert (big.feature_, big.threshold_, big.error_) == (unit.feature_, unit.threshold_, unit.error_)
+    assert (big.feature_, big.threshold_, big.error_) == (
+        unit.feature_,
+        unit.threshold_,
+        unit.error_,
+    )
 
 
 def test_values_beyond_float32_range():

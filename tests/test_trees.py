@@ -19,7 +19,9 @@ from prml14 import (
 def tie_free_regression(n=600, d=4, seed=0):
     """Distinct float32-representable inputs, continuous targets: no exact ties anywhere."""
     rng = np.random.default_rng(seed)
-    X = rng.permuted(np.tile(np.arange(n, dtype=float), (d, 1)), axis=1).T / 8.0 + rng.uniform(size=(1, d))
+    X = rng.permuted(np.tile(np.arange(n, dtype=float), (d, 1)), axis=1).T / 8.0 + rng.uniform(
+        size=(1, d)
+    )
     X = X.astype(np.float32).astype(float)
     t = np.sin(X[:, 0] / 20) + 0.01 * X[:, 1] * np.cos(X[:, 2] / 30) + 0.3 * rng.normal(size=n)
     return X, t
@@ -57,7 +59,9 @@ def test_sum_of_squares_closed_form_and_duplicates():
 @pytest.mark.equation("14.33")
 def test_impurities_closed_forms():
     p = np.array([[1.0, 0.0], [0.5, 0.5], [0.2, 0.8]])
-    np.testing.assert_allclose(cross_entropy_impurity(p), [0.0, np.log(2), -(0.2 * np.log(0.2) + 0.8 * np.log(0.8))])
+    np.testing.assert_allclose(
+        cross_entropy_impurity(p), [0.0, np.log(2), -(0.2 * np.log(0.2) + 0.8 * np.log(0.8))]
+    )
     np.testing.assert_allclose(gini_impurity(p), [0.0, 0.5, 2 * 0.2 * 0.8])
     np.testing.assert_allclose(misclassification_impurity(p), [0.0, 0.5, 0.2])
     # all three vanish for a pure node and peak at the uniform distribution
@@ -84,7 +88,9 @@ def test_regressor_matches_sklearn(max_depth, weighted):
     X, t = tie_free_regression()
     w = np.random.default_rng(2).uniform(0.5, 1.5, size=len(t)) if weighted else None
     ours = DecisionTreeRegressor(max_depth=max_depth).fit(X, t, sample_weight=w)
-    ref = sk_tree.DecisionTreeRegressor(max_depth=max_depth, random_state=0).fit(X, t, sample_weight=w)
+    ref = sk_tree.DecisionTreeRegressor(max_depth=max_depth, random_state=0).fit(
+        X, t, sample_weight=w
+    )
     np.testing.assert_allclose(ours.predict(X), ref.predict(X), rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(
         ours.tree_.impurity[ours.apply(X)], ref.tree_.impurity[ref.apply(X)], rtol=1e-7, atol=1e-12
@@ -101,7 +107,9 @@ def test_regressor_matches_sklearn(max_depth, weighted):
 @pytest.mark.parametrize("max_depth", [1, 3, 8])
 def test_classifier_matches_sklearn(criterion, max_depth):
     X, y, w = tie_free_classification()
-    ours = DecisionTreeClassifier(criterion=criterion, max_depth=max_depth).fit(X, y, sample_weight=w)
+    ours = DecisionTreeClassifier(criterion=criterion, max_depth=max_depth).fit(
+        X, y, sample_weight=w
+    )
     ref = sk_tree.DecisionTreeClassifier(criterion=criterion, max_depth=max_depth, random_state=0)
     ref.fit(X, y, sample_weight=w)
     np.testing.assert_allclose(ours.predict_proba(X), ref.predict_proba(X), atol=1e-9)
@@ -117,8 +125,11 @@ def test_misclassification_criterion_is_greedy_on_the_error_rate():
     stump = DecisionTreeClassifier(criterion="misclassification", max_depth=1).fit(X, y)
     # brute force: the stump that makes the fewest training errors
     best = min(
-        min(np.sum(y[X[:, j] <= s] != np.bincount(y[X[:, j] <= s]).argmax())
-            + np.sum(y[X[:, j] > s] != np.bincount(y[X[:, j] > s]).argmax()) for s in np.unique(X[:, j])[:-1])
+        min(
+            np.sum(y[X[:, j] <= s] != np.bincount(y[X[:, j] <= s]).argmax())
+            + np.sum(y[X[:, j] > s] != np.bincount(y[X[:, j] > s]).argmax())
+            for s in np.unique(X[:, j])[:-1]
+        )
         for j in range(X.shape[1])
     )
     assert np.sum(stump.predict(X) != y) == best
@@ -177,8 +188,12 @@ def test_weight_two_equals_duplicated_row(Est):
     assert a.tree_.node_count == b.tree_.node_count
     np.testing.assert_array_equal(a.tree_.feature[:7], b.tree_.feature[:7])
     np.testing.assert_allclose(a.tree_.threshold[:7], b.tree_.threshold[:7])
-    np.testing.assert_allclose(a.tree_.weighted_n_node_samples[:7], b.tree_.weighted_n_node_samples[:7])
-    leaf_weights = [np.sort(m.tree_.weighted_n_node_samples[m.tree_.children_left < 0]) for m in (a, b)]
+    np.testing.assert_allclose(
+        a.tree_.weighted_n_node_samples[:7], b.tree_.weighted_n_node_samples[:7]
+    )
+    leaf_weights = [
+        np.sort(m.tree_.weighted_n_node_samples[m.tree_.children_left < 0]) for m in (a, b)
+    ]
     np.testing.assert_allclose(*leaf_weights)
     if Est is DecisionTreeRegressor:
         np.testing.assert_allclose(a.predict(X), b.predict(X), atol=1e-12)
@@ -208,7 +223,9 @@ def test_stopping_rules_match_sklearn(params):
     inner = np.flatnonzero(tree.children_left >= 0)
     assert np.all(tree.n_node_samples[leaves] >= params.get("min_samples_leaf", 1))
     assert np.all(tree.n_node_samples[inner] >= params.get("min_samples_split", 2))
-    assert np.all(tree.weighted_n_node_samples[leaves] >= params.get("min_weight_fraction_leaf", 0) * w.sum())
+    assert np.all(
+        tree.weighted_n_node_samples[leaves] >= params.get("min_weight_fraction_leaf", 0) * w.sum()
+    )
     left, right = tree.children_left[inner], tree.children_right[inner]
     decrease = (
         tree.weighted_n_node_samples[inner] * tree.impurity[inner]
@@ -237,12 +254,20 @@ def test_zero_weights_match_sklearn(Est):
     pos = w > 0
     for depth in (1, 3, 6):
         ours = Est(max_depth=depth).fit(X, y, sample_weight=w)
-        ref = getattr(sk_tree, Est.__name__)(max_depth=depth, random_state=0).fit(X, y, sample_weight=w)
-        assert np.all(ours.tree_.weighted_n_node_samples > 0) and np.all(np.isfinite(ours.tree_.value))
+        ref = getattr(sk_tree, Est.__name__)(max_depth=depth, random_state=0).fit(
+            X, y, sample_weight=w
+        )
+        assert np.all(ours.tree_.weighted_n_node_samples > 0) and np.all(
+            np.isfinite(ours.tree_.value)
+        )
         if Est is DecisionTreeRegressor:
-            np.testing.assert_allclose(ours.predict(X[pos]), ref.predict(X[pos]), rtol=1e-9, atol=1e-12)
+            np.testing.assert_allclose(
+                ours.predict(X[pos]), ref.predict(X[pos]), rtol=1e-9, atol=1e-12
+            )
         else:
-            np.testing.assert_allclose(ours.predict_proba(X[pos]), ref.predict_proba(X[pos]), atol=1e-9)
+            np.testing.assert_allclose(
+                ours.predict_proba(X[pos]), ref.predict_proba(X[pos]), atol=1e-9
+            )
 
 
 def test_large_target_offset_does_not_change_the_tree():
@@ -299,7 +324,12 @@ def test_export_text_and_inspection():
         ([[np.nan], [1.0]], [0.0, 1.0], None, "NaN"),
         ([[np.inf], [1.0]], [0.0, 1.0], None, "infinity"),
         ([[0.0], [1.0]], [0.0, 1.0, 2.0], None, "inconsistent numbers of samples"),
-        ([[0.0], [1.0]], [0.0, 1.0], [1.0, -1.0], "Negative values in data passed to `sample_weight`"),
+        (
+            [[0.0], [1.0]],
+            [0.0, 1.0],
+            [1.0, -1.0],
+            "Negative values in data passed to `sample_weight`",
+        ),
         ([[0.0], [1.0]], [0.0, 1.0], [1.0], r"sample_weight.shape == \(1,\)"),
     ],
 )
@@ -316,7 +346,9 @@ def test_bad_hyper_parameters():
         DecisionTreeClassifier(criterion="log_loss").fit(X, t > 0)
     with pytest.raises(ValueError, match="max_features must be <= n_features"):
         DecisionTreeRegressor(max_features=10).fit(X, t)
-    with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero number"):
+    with pytest.raises(
+        ValueError, match="Sample weights must contain at least one non-zero number"
+    ):
         DecisionTreeRegressor().fit(X, t, sample_weight=np.zeros(len(t)))
 
 
@@ -329,7 +361,9 @@ ZERO_WEIGHT_REASON = (
 
 @parametrize_with_checks(
     [DecisionTreeRegressor(), DecisionTreeClassifier()],
-    expected_failed_checks=lambda est: {"check_sample_weight_equivalence_on_dense_data": ZERO_WEIGHT_REASON},
+    expected_failed_checks=lambda est: {
+        "check_sample_weight_equivalence_on_dense_data": ZERO_WEIGHT_REASON
+    },
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)

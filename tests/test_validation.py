@@ -5,7 +5,12 @@ import numbers
 import numpy as np
 import pytest
 
-from prml14 import AdaBoostClassifier, DecisionStump, MixtureOfExperts, MixtureOfLogisticRegressions
+from prml14 import (
+    AdaBoostClassifier,
+    DecisionStump,
+    MixtureOfExperts,
+    MixtureOfLogisticRegressions,
+)
 from prml14._validation import binary_targets, fitted_binary_targets
 
 BINARY = [
@@ -23,8 +28,13 @@ def test_binary_targets_codes_the_sorted_labels():
 
 
 def test_fitted_binary_targets_names_the_unknown_label():
-    np.testing.assert_array_equal(fitted_binary_targets([3, 7, 7], np.array([3, 7])), [0.0, 1.0, 1.0])
-    with pytest.raises(ValueError, match=r"y contains labels not seen in fit: \[5\]; the fitted classes are \[3, 7\]"):
+    np.testing.assert_array_equal(
+        fitted_binary_targets([3, 7, 7], np.array([3, 7])), [0.0, 1.0, 1.0]
+    )
+    with pytest.raises(
+        ValueError,
+        match=r"y contains labels not seen in fit: \[5\]; the fitted classes are \[3, 7\]",
+    ):
         fitted_binary_targets([3, 5], np.array([3, 7]))
 
 
@@ -35,7 +45,10 @@ def test_binary_classifiers_agree_on_labels(model):
     y = np.where(X[:, 0] + 0.3 * rng.normal(size=40) > 0, "yes", "no")
     model.fit(X, y)
     assert model.classes_.tolist() == ["no", "yes"]
-    with pytest.raises(ValueError, match="Only binary classification is supported. The type of the target is multiclass"):
+    with pytest.raises(
+        ValueError,
+        match="Only binary classification is supported. The type of the target is multiclass",
+    ):
         model.fit(X, np.arange(40) % 3)
     with pytest.raises(ValueError, match=r"exactly two classes .*got 1 class"):
         model.fit(X, np.zeros(40, dtype=int))
@@ -47,9 +60,18 @@ def test_density_methods_take_X_and_y_everywhere(method):
 
     from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
 
-    for cls in (MixtureOfLinearRegressions, MixtureOfLogisticRegressions, MixtureOfExperts, HierarchicalMixtureOfExperts):
+    for cls in (
+        MixtureOfLinearRegressions,
+        MixtureOfLogisticRegressions,
+        MixtureOfExperts,
+        HierarchicalMixtureOfExperts,
+    ):
         if hasattr(cls, method):
-            assert list(inspect.signature(getattr(cls, method)).parameters) == ["self", "X", "y"], cls
+            assert list(inspect.signature(getattr(cls, method)).parameters) == [
+                "self",
+                "X",
+                "y",
+            ], cls
 
 
 def test_random_state_params_finds_nested_ones_and_ensembles_seed_them():
@@ -69,8 +91,14 @@ def test_random_state_params_finds_nested_ones_and_ensembles_seed_them():
     boost = AdaBoostClassifier(tree, n_estimators=3, random_state=0).fit(X, y)
     bag = BaggingClassifier(pipe, n_estimators=3, random_state=0).fit(X, y)
     assert all(isinstance(m.random_state, numbers.Integral) for m in boost.estimators_)
-    assert all(isinstance(m.get_params()["decisiontreeclassifier__random_state"], numbers.Integral) for m in bag.estimators_)
-    assert tree.random_state is None and pipe.get_params()["decisiontreeclassifier__random_state"] is None
+    assert all(
+        isinstance(m.get_params()["decisiontreeclassifier__random_state"], numbers.Integral)
+        for m in bag.estimators_
+    )
+    assert (
+        tree.random_state is None
+        and pipe.get_params()["decisiontreeclassifier__random_state"] is None
+    )
 
 
 def test_too_many_components_name_the_parameter():
@@ -82,8 +110,16 @@ def test_too_many_components_name_the_parameter():
         (MixtureOfLinearRegressions(7), y, "n_components=7 must be <= n_samples=6"),
         (MixtureOfLogisticRegressions(7), labels, "n_components=7 must be <= n_samples=6"),
         (MixtureOfExperts(7), y, "n_components=7 experts must be <= n_samples=6"),
-        (MixtureOfExperts(7, expert="logistic"), labels, "n_components=7 experts must be <= n_samples=6"),
-        (HierarchicalMixtureOfExperts(2, 3), y, r"branching\*\*n_levels=8 experts must be <= n_samples=6"),
+        (
+            MixtureOfExperts(7, expert="logistic"),
+            labels,
+            "n_components=7 experts must be <= n_samples=6",
+        ),
+        (
+            HierarchicalMixtureOfExperts(2, 3),
+            y,
+            r"branching\*\*n_levels=8 experts must be <= n_samples=6",
+        ),
     ]:
         with pytest.raises(ValueError, match=message):
             model.fit(X, target)

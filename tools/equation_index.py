@@ -36,7 +36,17 @@ STATUS = re.compile(r"(<!-- status:start -->\n)(?:.*?\n)?(<!-- status:end -->)",
 # scikit-learn adds these metadata-routing setters to every estimator; they are not ours.
 METADATA_ROUTING = ", ".join(
     f"set_{method}_request"
-    for method in ("fit", "score", "predict", "predict_proba", "predict_log_proba", "decision_function", "transform", "partial_fit", "split")
+    for method in (
+        "fit",
+        "score",
+        "predict",
+        "predict_proba",
+        "predict_log_proba",
+        "decision_function",
+        "transform",
+        "partial_fit",
+        "split",
+    )
 )
 
 GENERATED_NOTE = (
@@ -73,7 +83,9 @@ def page_checks(pages):
 def _equation_marks(decorators):
     numbers = []
     for decorator in decorators:
-        if isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith("mark.equation"):
+        if isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith(
+            "mark.equation"
+        ):
             numbers += [a.value for a in decorator.args if isinstance(a, ast.Constant)]
     return numbers
 
@@ -88,14 +100,24 @@ def marked_tests():
             if isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets
             ):
-                values = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
+                values = (
+                    node.value.elts
+                    if isinstance(node.value, (ast.List, ast.Tuple))
+                    else [node.value]
+                )
                 module_marks += _equation_marks(values)
 
         def visit(nodes, prefix, inherited):
             for node in nodes:
                 if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-                    visit(node.body, f"{prefix}{node.name}::", inherited + _equation_marks(node.decorator_list))
-                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                    visit(
+                        node.body,
+                        f"{prefix}{node.name}::",
+                        inherited + _equation_marks(node.decorator_list),
+                    )
+                elif isinstance(
+                    node, (ast.FunctionDef, ast.AsyncFunctionDef)
+                ) and node.name.startswith("test"):
                     for number in inherited + _equation_marks(node.decorator_list):
                         found.setdefault(number, []).append(f"{path.name}::{prefix}{node.name}")
 
@@ -148,7 +170,9 @@ def status_text(counts):
 
 def public_modules():
     """``prml14``'s public modules, plus the equation registry, sorted by name."""
-    names = sorted(m.name for m in pkgutil.iter_modules(prml14.__path__) if not m.name.startswith("_"))
+    names = sorted(
+        m.name for m in pkgutil.iter_modules(prml14.__path__) if not m.name.startswith("_")
+    )
     return ["prml14._equations"] + [f"prml14.{name}" for name in names]
 
 
@@ -180,7 +204,9 @@ def readme(pages):
         sum(n in d for n in EQUATIONS) for d in (derivations(pages), registry(), marked_tests())
     ]
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    line = f"**Status:** {status_text(counts)} Details: the [equation index](book/equation-index.md)."
+    line = (
+        f"**Status:** {status_text(counts)} Details: the [equation index](book/equation-index.md)."
+    )
     return STATUS.sub(lambda m: m.group(1) + line + "\n" + m.group(2), text)
 
 
