@@ -28,15 +28,14 @@ import tracemalloc
 import warnings
 
 import numpy as np
+from _timing import timed
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from threadpoolctl import threadpool_limits
 
-from _timing import timed
-
-import prml14.mixtures
 import prml14.experts
+import prml14.mixtures
 from prml14 import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
-from prml14._numerics import affine_features
+from prml14.conditional_mixture import affine_features
 from prml14.experts import MixtureOfExperts
 
 K, D = 3, 3  # components; input dimension (M = D + 1 = 4 basis functions)

@@ -9,6 +9,7 @@ __version__ = "0.1.0"
 
 from ._equations import EQUATIONS, implements, registry
 from .conditional_mixture import (
+    affine_features,
     conditional_mixture_density,
     log_conditional_mixture_density,
     softmax_gates,

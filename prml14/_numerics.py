@@ -15,7 +15,6 @@ __all__ = [
     "log_or_minus_inf",
     "logsumexp_last",
     "normalise_log",
-    "affine_features",
 ]
 
 
@@ -85,18 +84,3 @@ def normalise_log(log_joint):
     """
     log_norm = logsumexp_last(log_joint)
     return np.exp(log_joint - log_norm[..., None]), log_norm
-
-
-def affine_features(X):
-    """Prepend a column of ones: the basis vector φ(x) = (1, x) of a linear model.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-
-    Returns
-    -------
-    ndarray of shape (n_samples, n_features + 1)
-    """
-    X = np.asarray(X, dtype=float)
-    return np.hstack([np.ones((X.shape[0], 1)), X])

@@ -9,9 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
-from ._numerics import affine_features, log_softmax, logsumexp
+from ._numerics import log_softmax, logsumexp
 
-__all__ = ["softmax_gates", "conditional_mixture_density", "log_conditional_mixture_density"]
+__all__ = [
+    "affine_features",
+    "softmax_gates",
+    "conditional_mixture_density",
+    "log_conditional_mixture_density",
+]
 
 
 def _check_gates(gates, name):
@@ -90,3 +95,20 @@ def log_conditional_mixture_density(log_gates, log_component_densities):
     log_gates = np.asarray(log_gates, dtype=float)
     _check_gates(np.exp(log_gates), "exp(log_gates)")
     return logsumexp(log_gates + np.asarray(log_component_densities, dtype=float), axis=-1)
+
+
+def affine_features(X):
+    """Prepend a column of ones: the basis vector φ(x) = (1, x) of a linear model.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The inputs x_n, one per row.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_features + 1)
+        The rows φ(x_n) = (1, x_n).
+    """
+    X = np.asarray(X, dtype=float)
+    return np.hstack([np.ones((X.shape[0], 1)), X])

@@ -34,9 +34,13 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
+from ._numerics import expit, log_softmax, normalise_log
 from ._validation import binary_targets, fitted_binary_targets
-from ._numerics import affine_features, expit, log_softmax, normalise_log
-from .conditional_mixture import conditional_mixture_density, log_conditional_mixture_density
+from .conditional_mixture import (
+    affine_features,
+    conditional_mixture_density,
+    log_conditional_mixture_density,
+)
 from .irls import weighted_logistic_irls, weighted_softmax_irls
 from .mixtures import (
     _DEAD,

@@ -45,15 +45,15 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
-from ._validation import binary_targets, check_simplex, fitted_binary_targets
 from ._numerics import (
-    affine_features,
     expit,
     log_or_minus_inf,
     logsumexp_last,
     normalise_log,
     softplus,
 )
+from ._validation import binary_targets, check_simplex, fitted_binary_targets
+from .conditional_mixture import affine_features
 from .irls import weighted_logistic_irls
 
 __all__ = [

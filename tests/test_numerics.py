@@ -4,12 +4,12 @@ import numpy as np
 from scipy.special import logsumexp, softmax
 
 from prml14._numerics import (
-    affine_features,
     log_or_minus_inf,
     logsumexp_last,
     normalise_log,
     softplus,
 )
+from prml14.conditional_mixture import affine_features
 
 
 def test_softplus_matches_logaddexp_without_overflow():
