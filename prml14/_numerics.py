@@ -6,6 +6,7 @@ import numpy as np
 from scipy.special import expit, log_expit, log_softmax, logsumexp, softmax
 
 __all__ = [
+    "DEAD_FRACTION",
     "expit",
     "log_expit",
     "log_softmax",
@@ -16,6 +17,10 @@ __all__ = [
     "logsumexp_last",
     "normalise_log",
 ]
+
+# A mixture component (or expert) whose responsibilities sum to at most DEAD_FRACTION times the
+# total sample weight is treated as having lost every point: it keeps its parameters.
+DEAD_FRACTION = 1e-10
 
 
 def softplus(a):

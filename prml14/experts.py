@@ -34,7 +34,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
-from ._numerics import expit, log_softmax, normalise_log
+from ._numerics import DEAD_FRACTION, expit, log_softmax, normalise_log
 from ._validation import binary_targets, fitted_binary_targets
 from .conditional_mixture import (
     affine_features,
@@ -43,7 +43,6 @@ from .conditional_mixture import (
 )
 from .irls import weighted_logistic_irls, weighted_softmax_irls
 from .mixtures import (
-    _DEAD,
     linear_component_log_densities,
     logistic_component_log_probs,
     solve_normal_equations,
@@ -281,7 +280,9 @@ class _GatedExperts(BaseEstimator):
         m = Phi.shape[1]
         coef, precision = coef.copy(), np.array(precision, dtype=float, copy=True)
         totals = R.sum(axis=0)
-        alive = totals > _DEAD * len(t)  # an expert with no responsibility keeps its parameters
+        alive = totals > DEAD_FRACTION * len(
+            t
+        )  # an expert with no responsibility keeps its parameters
         if self.expert == "linear":
             # Weighted normal equations for all experts at once (batched, never diag(γ_k), N×N),
             # plus the ridge scaled by 1/β_k so that each step maximises the penalised Q.
@@ -314,7 +315,7 @@ class _GatedExperts(BaseEstimator):
             V_new = V.copy()
             for j in range(branching**level):  # loop over gating nodes, not samples
                 weights = node[:, j]
-                if weights.sum() <= _DEAD * n:
+                if weights.sum() <= DEAD_FRACTION * n:
                     continue  # nobody reaches this node: keep its gate
                 safe = np.where(weights > 0, weights, 1.0)[:, None]
                 T = np.where(weights[:, None] > 0, child[:, j, :] / safe, 1.0 / branching)

@@ -46,6 +46,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
 from ._numerics import (
+    DEAD_FRACTION,
     expit,
     log_or_minus_inf,
     logsumexp_last,
@@ -81,7 +82,6 @@ __all__ = [
 ]
 
 _BLOCK = 16384  # rows per block in the batched normal equations (bounded temporaries)
-_DEAD = 1e-10  # a component with N_k <= _DEAD * N is treated as having lost all responsibility
 
 
 # ----------------------------------------------------------------------------------------------
@@ -390,7 +390,7 @@ def weighted_least_squares(Phi, t, gamma, W_old=None):
     t = np.asarray(t, dtype=float)
     gamma = np.asarray(gamma, dtype=float)
     W = solve_normal_equations(*weighted_normal_equations(Phi, t, gamma))  # checks the arguments
-    dead = gamma.sum(axis=0) <= _DEAD * len(t)
+    dead = gamma.sum(axis=0) <= DEAD_FRACTION * len(t)
     if np.any(dead):
         W[dead] = 0.0 if W_old is None else np.asarray(W_old, dtype=float)[dead]
     return W
@@ -832,7 +832,7 @@ class MixtureOfLogisticRegressions(_MixtureEMMixin, ClassifierMixin, BaseEstimat
         K, M = gamma.shape[1], Phi.shape[1]
         W = np.zeros((K, M)) if params is None else params[1].copy()
         pi = mixing_coefficients(gamma)
-        dead = gamma.sum(axis=0) <= _DEAD * len(t)
+        dead = gamma.sum(axis=0) <= DEAD_FRACTION * len(t)
         for k in np.flatnonzero(~dead):  # a loop over components, not samples
             w, _, converged = weighted_logistic_irls(
                 Phi, t, gamma[:, k], W[k], l2=self.l2_, max_iter=self._IRLS_MAX_ITER
