@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib
 import pkgutil
 import re
 import sys
@@ -107,19 +106,20 @@ def marked_tests():
                 )
                 module_marks += _equation_marks(values)
 
-        def visit(nodes, prefix, inherited):
+        def visit(nodes, prefix, inherited, file_name=path.name):
             for node in nodes:
                 if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
                     visit(
                         node.body,
                         f"{prefix}{node.name}::",
                         inherited + _equation_marks(node.decorator_list),
+                        file_name,
                     )
                 elif isinstance(
                     node, (ast.FunctionDef, ast.AsyncFunctionDef)
                 ) and node.name.startswith("test"):
                     for number in inherited + _equation_marks(node.decorator_list):
-                        found.setdefault(number, []).append(f"{path.name}::{prefix}{node.name}")
+                        found.setdefault(number, []).append(f"{file_name}::{prefix}{node.name}")
 
         visit(tree.body, "", module_marks)
     return found
@@ -169,11 +169,15 @@ def status_text(counts):
 
 
 def public_modules():
-    """``prml14``'s public modules, plus the equation registry, sorted by name."""
+    """``prml14``'s public modules (those of its subpackages included), plus the equation
+    registry, sorted by name. A subpackage itself is not listed: it only re-exports the names of
+    its modules."""
     names = sorted(
-        m.name for m in pkgutil.iter_modules(prml14.__path__) if not m.name.startswith("_")
+        m.name
+        for m in pkgutil.walk_packages(prml14.__path__, prefix="prml14.")
+        if not m.ispkg and not any(part.startswith("_") for part in m.name.split("."))
     )
-    return ["prml14._equations"] + [f"prml14.{name}" for name in names]
+    return ["prml14._equations", *names]
 
 
 def api_page():
@@ -182,14 +186,13 @@ def api_page():
         "# API reference\n",
         "The `prml14` package, module by module. The functional core is tagged with the equations "
         "it implements (see the {doc}`equation-index`); the estimators follow the scikit-learn "
-        "API. Estimators and tagged core functions can also be imported from the top-level package "
-        "(`from prml14 import softmax_gates`); helpers are imported from their module.\n",
+        "API. Estimators and tagged core functions can also be imported from the top-level "
+        "package (`from prml14 import softmax_gates`); helpers are imported from their module.\n",
     ]
     for module in public_modules():
-        summary = (importlib.import_module(module).__doc__ or "").strip().splitlines()[0]
+        # automodule prints the module's docstring (its summary included) under the heading
         lines += [
             f"## `{module}`\n",
-            f"{summary}\n",
             "```{eval-rst}",
             f".. automodule:: {module}",
             "   :members:",
