@@ -48,19 +48,21 @@ from .bma import (
     sample_mixture,
 )
 from .committees import (
-    BaggingClassifier,
-    BaggingRegressor,
     CommitteeErrors,
-    bootstrap_indices,
     committee_errors,
     committee_prediction,
     error_moments,
-    expected_oob_fraction,
     make_uncorrelated_errors,
     member_errors,
     member_expected_errors,
-    out_of_bag_mask,
     uncorrelated_committee_error,
+)
+from .bagging import (
+    BaggingClassifier,
+    BaggingRegressor,
+    bootstrap_indices,
+    expected_oob_fraction,
+    out_of_bag_mask,
 )
 from .losses import (
     MARGIN_LOSSES,
