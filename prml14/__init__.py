@@ -86,7 +86,6 @@ from .losses import (
 )
 from .stumps import DecisionStump
 from .boosting import (
-    AdaBoostClassifier,
     additive_model,
     classifier_weight,
     committee_sign,
@@ -101,6 +100,7 @@ from .boosting import (
     weighted_error,
     weighted_misclassification,
 )
+from .adaboost import AdaBoostClassifier
 from .mixtures import (
     MixtureOfLinearRegressions,
     MixtureOfLogisticRegressions,
