@@ -135,7 +135,7 @@ class SortedColumns:
         return P
 
     def _first_extreme_blocked(self, P, tol, maximise):
-        """(feature, sorted position, value) of the first candidate within ``tol`` of the extreme."""
+        """(feature, sorted position, value) of the first candidate within tol of the extreme."""
         flat = P.reshape(P.shape[0], -1)
         rows = flat.max(axis=1) if maximise else flat.min(axis=1)
         if maximise:
