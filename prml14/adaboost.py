@@ -138,7 +138,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        self : AdaBoostClassifier
+        AdaBoostClassifier
             The fitted committee.
         """
         template = self._learner_template()

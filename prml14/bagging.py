@@ -188,7 +188,7 @@ class _BaseBagging(BaseEstimator):
 
         Returns
         -------
-        self : object
+        object
             The fitted ensemble.
         """
         X, y = validate_data(self, X, y, y_numeric=is_regressor(self))

@@ -122,7 +122,7 @@ def member_expected_errors(predictions, h):
 class CommitteeErrors(NamedTuple):
     """The average member error E_AV (14.10) and the committee error E_COM (14.11).
 
-    Attributes
+    Parameters
     ----------
     E_AV : float
         (1/M) Σ_m E_x[ε_m(x)²].

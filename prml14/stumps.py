@@ -331,7 +331,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        self : DecisionStump
+        DecisionStump
             The fitted stump.
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
