@@ -156,6 +156,7 @@ def test_count_weights_fit_trees_as_well_as_repeated_rows(regression):
         assert sse == pytest.approx(np.sum((hand.predict(X[i]) - y[i]) ** 2), rel=1e-10)
 
 
+@pytest.mark.slow
 @pytest.mark.equation("14.7")
 @pytest.mark.parametrize("voting", ["soft", "hard"])
 def test_classifier_equals_hand_votes(voting):
@@ -205,6 +206,7 @@ def test_default_members_are_prml14_trees_fitted_on_count_weights(regression):
     assert all(type(member) is DecisionTreeClassifier for member in clf.estimators_)
 
 
+@pytest.mark.slow
 def test_regressor_within_a_few_percent_of_sklearn():
     """Held-out MSE averaged over 5 seeds; tolerance: 10% relative (observed ~1-3%).
 
@@ -226,6 +228,7 @@ def test_regressor_within_a_few_percent_of_sklearn():
     assert np.mean(ours) == pytest.approx(np.mean(theirs), rel=0.10)
 
 
+@pytest.mark.slow
 def test_classifier_within_a_few_percent_of_sklearn():
     """Held-out accuracy averaged over 5 seeds; tolerance: 0.03 absolute."""
     ours, theirs = [], []

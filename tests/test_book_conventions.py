@@ -116,6 +116,7 @@ def test_toc_lists_exactly_the_pages_that_exist():
     assert len(listed) == len(set(listed)), "a page is listed twice in _toc.yml"
 
 
+@pytest.mark.slow
 def test_generated_pages_are_up_to_date():
     result = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "equation_index.py"), "--check"],

@@ -339,6 +339,7 @@ def test_later_learner_no_better_than_chance_stops_and_is_discarded():
     np.testing.assert_allclose(model.estimator_errors_, [0.25])
 
 
+@pytest.mark.slow
 def test_ten_thousand_rounds_neither_overflow_nor_underflow(wavy_classes):
     X, y = wavy_classes(50, random_state=11)
     model = AdaBoostClassifier(n_estimators=10_000, store_weights=True).fit(X, y)
