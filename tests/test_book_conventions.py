@@ -54,7 +54,8 @@ def test_each_target_opens_a_display_tagged_with_its_own_number():
             assert display, f"{page}: ({match.group(1)}) must be followed directly by a $$ display"
             number = match.group(1).replace("-", ".")
             assert TAG.findall(display.group(2)) == [number], (
-                f"{page}: the display after ({match.group(1)}) must carry exactly \\tag{{{number}}}"
+                f"{page}: the display after ({match.group(1)}) must carry exactly "
+                f"\\tag{{{number}}}"
             )
 
 
