@@ -48,19 +48,21 @@ from .bma import (
     sample_mixture,
 )
 from .committees import (
-    BaggingClassifier,
-    BaggingRegressor,
     CommitteeErrors,
-    bootstrap_indices,
     committee_errors,
     committee_prediction,
     error_moments,
-    expected_oob_fraction,
     make_uncorrelated_errors,
     member_errors,
     member_expected_errors,
-    out_of_bag_mask,
     uncorrelated_committee_error,
+)
+from .bagging import (
+    BaggingClassifier,
+    BaggingRegressor,
+    bootstrap_indices,
+    expected_oob_fraction,
+    out_of_bag_mask,
 )
 from .losses import (
     MARGIN_LOSSES,
@@ -84,7 +86,6 @@ from .losses import (
 )
 from .stumps import DecisionStump
 from .boosting import (
-    AdaBoostClassifier,
     additive_model,
     classifier_weight,
     committee_sign,
@@ -99,6 +100,7 @@ from .boosting import (
     weighted_error,
     weighted_misclassification,
 )
+from .adaboost import AdaBoostClassifier
 from .mixtures import (
     MixtureOfLinearRegressions,
     MixtureOfLogisticRegressions,

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+__all__ = ["EQUATIONS", "implements", "registry"]
+
 #: The chapter's numbered equations, in order: ``("14.1", ..., "14.53")``.
 EQUATIONS = tuple(f"14.{i}" for i in range(1, 54))
 

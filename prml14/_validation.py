@@ -39,8 +39,8 @@ def binary_targets(y):
     classes, index = np.unique(y, return_inverse=True)
     if len(classes) != 2:
         raise ValueError(
-            f"y must contain exactly two classes (binary classification), got {len(classes)} class(es): "
-            f"{classes[:5].tolist()}"
+            "y must contain exactly two classes (binary classification), got "
+            f"{len(classes)} class(es): {classes[:5].tolist()}"
         )
     return classes, 2.0 * index.reshape(-1) - 1.0
 
@@ -96,7 +96,7 @@ def random_state_params(estimator):
 
 
 def check_simplex(weights, n_components=None, name="weights"):
-    """Mixing weights as a float vector: non-empty, one per component, non-negative, summing to one.
+    """Mixing weights as a float vector: non-empty, one per component, non-negative, sum one.
 
     Parameters
     ----------
@@ -118,7 +118,8 @@ def check_simplex(weights, n_components=None, name="weights"):
     weights = np.asarray(weights, dtype=float)
     if weights.ndim != 1 or weights.size == 0:
         raise ValueError(
-            f"{name} must be a non-empty 1-D array of mixing coefficients, got shape {weights.shape}"
+            f"{name} must be a non-empty 1-D array of mixing coefficients, "
+            f"got shape {weights.shape}"
         )
     if n_components is not None and weights.size != n_components:
         raise ValueError(

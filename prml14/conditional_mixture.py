@@ -47,7 +47,8 @@ def softmax_gates(X, V, *, log=False):
     V = np.asarray(V, dtype=float)
     if V.ndim != 2 or V.shape[0] != X.shape[1] + 1:
         raise ValueError(
-            f"V must have shape (n_features + 1, n_components) = ({X.shape[1] + 1}, K), got {V.shape}"
+            "V must have shape (n_features + 1, n_components) = "
+            f"({X.shape[1] + 1}, K), got {V.shape}"
         )
     log_gates = log_softmax(affine_features(X) @ V, axis=1)
     return log_gates if log else np.exp(log_gates)
@@ -86,11 +87,14 @@ def log_conditional_mixture_density(log_gates, log_component_densities):
     Parameters
     ----------
     log_gates : array-like of shape (..., n_components)
+        ln π_k(x); the gates must sum to one over the last axis.
     log_component_densities : array-like of shape (..., n_components)
+        ln p(t | x, k) at the same (x, t) pairs; broadcast against ``log_gates``.
 
     Returns
     -------
     ndarray of shape (...)
+        ln p(t | x) at each pair.
     """
     log_gates = np.asarray(log_gates, dtype=float)
     _check_gates(np.exp(log_gates), "exp(log_gates)")

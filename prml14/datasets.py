@@ -38,14 +38,18 @@ def make_gated_regression(n_samples=300, noise=0.15, random_state=None):
     Parameters
     ----------
     n_samples : int, default=300
+        The number of points N.
     noise : float, default=0.15
         Standard deviation of the Gaussian noise.
     random_state : int, RandomState or None, default=None
+        Seeds the draws; the same seed gives the same data.
 
     Returns
     -------
     X : ndarray of shape (n_samples, 1)
+        The inputs.
     t : ndarray of shape (n_samples,)
+        The targets.
     """
     rng = check_random_state(random_state)
     x = rng.uniform(-1.0, 1.0, n_samples)
@@ -80,6 +84,7 @@ def make_mixture_of_linear_regressions(
     Parameters
     ----------
     n_samples : int, default=200
+        The number of points N.
     weights : sequence of float, default=(0.5, 0.5)
         Mixing coefficients π_k (normalised to sum to one).
     coef : sequence of (intercept, slope), default=((0.0, 1.0), (0.0, -1.0))
@@ -87,11 +92,14 @@ def make_mixture_of_linear_regressions(
     precision : float, default=100.0
         The noise precision β.
     random_state : int, RandomState or None, default=None
+        Seeds the draws; the same seed gives the same data.
 
     Returns
     -------
     X : ndarray of shape (n_samples, 1)
+        The inputs.
     t : ndarray of shape (n_samples,)
+        The targets.
     z : ndarray of shape (n_samples,)
         The component that generated each point.
     """
@@ -116,7 +124,7 @@ def make_mixture_of_linear_regressions(
 def make_mixture_of_logistic_regressions(
     n_samples=400, weights=(0.5, 0.5), coef=((-1.0, 4.0, 0.0), (-1.0, 0.0, 4.0)), random_state=None
 ):
-    """2-D binary data drawn from a mixture of logistic regressions (Section 14.5.2, model (14.45)).
+    """2-D binary data from a mixture of logistic regressions (Section 14.5.2, model (14.45)).
 
     x is uniform on [-2, 2]²; a component k is drawn with probability ``weights[k]``; then
     t = 1 with probability σ(w_kᵀ(1, x)), w_k = ``coef[k]``.
@@ -124,16 +132,22 @@ def make_mixture_of_logistic_regressions(
     Parameters
     ----------
     n_samples : int, default=400
+        The number of points N.
     weights : sequence of float, default=(0.5, 0.5)
+        Mixing coefficients π_k (normalised to sum to one).
     coef : sequence of (bias, w1, w2), default=((-1.0, 4.0, 0.0), (-1.0, 0.0, 4.0))
+        One weight vector w_k = (bias, w1, w2) per component.
     random_state : int, RandomState or None, default=None
+        Seeds the draws; the same seed gives the same data.
 
     Returns
     -------
     X : ndarray of shape (n_samples, 2)
+        The inputs.
     t : ndarray of shape (n_samples,)
         Labels in {0, 1}.
     z : ndarray of shape (n_samples,)
+        The component that generated each point.
     """
     rng = check_random_state(random_state)
     weights = np.asarray(weights, dtype=float)
@@ -159,13 +173,16 @@ def make_wavy_classes(n_samples=30, noise=0.15, random_state=None):
     Parameters
     ----------
     n_samples : int, default=30
+        The number of points N.
     noise : float, default=0.15
         Standard deviation of the Gaussian perturbation of the boundary.
     random_state : int, RandomState or None, default=None
+        Seeds the draws; the same seed gives the same data.
 
     Returns
     -------
     X : ndarray of shape (n_samples, 2)
+        The inputs.
     t : ndarray of shape (n_samples,)
         Labels in {−1, +1}.
     """
@@ -191,13 +208,18 @@ def make_five_regions(n_samples=400, noise=0.3, random_state=None):
     Parameters
     ----------
     n_samples : int, default=400
+        The number of points N.
     noise : float, default=0.3
+        Standard deviation of the Gaussian noise.
     random_state : int, RandomState or None, default=None
+        Seeds the draws; the same seed gives the same data.
 
     Returns
     -------
     X : ndarray of shape (n_samples, 2)
+        The inputs.
     t : ndarray of shape (n_samples,)
+        The targets.
     region : ndarray of shape (n_samples,)
         The true region index 0-4 (A-E).
     """
@@ -216,7 +238,7 @@ def make_five_regions(n_samples=400, noise=0.3, random_state=None):
     prefer_skip_nested_validation=True,
 )
 def make_xor_regression(n_samples=400, noise=0.1, random_state=None):
-    """2-D regression data with t = +1 on two opposite quadrants of the unit square, −1 on the others.
+    """2-D regression data: t = +1 on two opposite quadrants of the unit square, −1 elsewhere.
 
     No single axis-aligned cut reduces the sum-of-squares error much, but two levels of cuts
     explain the data: the example of a split that pays off only later.
@@ -224,13 +246,18 @@ def make_xor_regression(n_samples=400, noise=0.1, random_state=None):
     Parameters
     ----------
     n_samples : int, default=400
+        The number of points N.
     noise : float, default=0.1
+        Standard deviation of the Gaussian noise.
     random_state : int, RandomState or None, default=None
+        Seeds the draws; the same seed gives the same data.
 
     Returns
     -------
     X : ndarray of shape (n_samples, 2)
+        The inputs.
     t : ndarray of shape (n_samples,)
+        The targets.
     """
     rng = check_random_state(random_state)
     X = rng.uniform(size=(n_samples, 2))

@@ -84,12 +84,34 @@ def exponential_loss(z):
 
 
 def exponential_loss_gradient(z):
-    """d/dz exp(−z) = −exp(−z)."""
+    """d/dz exp(−z) = −exp(−z).
+
+    Parameters
+    ----------
+    z : array-like
+        Margins z = t y.
+
+    Returns
+    -------
+    ndarray
+        −exp(−z), elementwise.
+    """
     return -np.exp(-_as_float(z, "z"))
 
 
 def exponential_loss_hessian(z):
-    """d²/dz² exp(−z) = exp(−z)."""
+    """d²/dz² exp(−z) = exp(−z).
+
+    Parameters
+    ----------
+    z : array-like
+        Margins z = t y.
+
+    Returns
+    -------
+    ndarray
+        exp(−z), elementwise.
+    """
     return np.exp(-_as_float(z, "z"))
 
 
@@ -106,28 +128,73 @@ def cross_entropy_loss(z):
     Returns
     -------
     ndarray
+        ln(1 + exp(−z)) / ln 2, elementwise.
     """
     return -log_expit(_as_float(z, "z")) / _LN2
 
 
 def cross_entropy_loss_gradient(z):
-    """d/dz of :func:`cross_entropy_loss`: −σ(−z) / ln 2."""
+    """d/dz of :func:`cross_entropy_loss`: −σ(−z) / ln 2.
+
+    Parameters
+    ----------
+    z : array-like
+        Margins z = t y.
+
+    Returns
+    -------
+    ndarray
+        −σ(−z) / ln 2, elementwise.
+    """
     return -expit(-_as_float(z, "z")) / _LN2
 
 
 def cross_entropy_loss_hessian(z):
-    """d²/dz² of :func:`cross_entropy_loss`: σ(z) σ(−z) / ln 2."""
+    """d²/dz² of :func:`cross_entropy_loss`: σ(z) σ(−z) / ln 2.
+
+    Parameters
+    ----------
+    z : array-like
+        Margins z = t y.
+
+    Returns
+    -------
+    ndarray
+        σ(z) σ(−z) / ln 2, elementwise.
+    """
     z = _as_float(z, "z")
     return expit(z) * expit(-z) / _LN2
 
 
 def hinge_loss(z):
-    """The hinge error max(0, 1 − z) of support vector machines."""
+    """The hinge error max(0, 1 − z) of support vector machines.
+
+    Parameters
+    ----------
+    z : array-like
+        Margins z = t y.
+
+    Returns
+    -------
+    ndarray
+        max(0, 1 − z), elementwise.
+    """
     return np.maximum(0.0, 1.0 - _as_float(z, "z"))
 
 
 def hinge_loss_gradient(z):
-    """A subgradient of the hinge error: −1 for z < 1 and 0 for z ≥ 1 (the kink takes 0)."""
+    """A subgradient of the hinge error: −1 for z < 1 and 0 for z ≥ 1 (the kink takes 0).
+
+    Parameters
+    ----------
+    z : array-like
+        Margins z = t y.
+
+    Returns
+    -------
+    ndarray
+        −1 where z < 1, else 0.
+    """
     return np.where(_as_float(z, "z") < 1.0, -1.0, 0.0)
 
 
@@ -136,6 +203,16 @@ def misclassification_loss(z):
 
     Its derivative is zero wherever it exists, which is why it cannot be minimised by gradient
     methods and smooth upper bounds such as :func:`exponential_loss` are used instead.
+
+    Parameters
+    ----------
+    z : array-like
+        Margins z = t y.
+
+    Returns
+    -------
+    ndarray
+        1 where z < 0, else 0.
     """
     return np.where(_as_float(z, "z") < 0.0, 1.0, 0.0)
 
@@ -144,27 +221,82 @@ def misclassification_loss(z):
 
 
 def squared_error(r):
-    """The squared error r² of the residual r = y − t (for t ∈ {−1, +1}: (1 − t y)²)."""
+    """The squared error r² of the residual r = y − t (for t ∈ {−1, +1}: (1 − t y)²).
+
+    Parameters
+    ----------
+    r : array-like
+        Residuals r = y − t.
+
+    Returns
+    -------
+    ndarray
+        r², elementwise.
+    """
     return np.square(_as_float(r, "r"))
 
 
 def squared_error_gradient(r):
-    """d/dr r² = 2r."""
+    """d/dr r² = 2r.
+
+    Parameters
+    ----------
+    r : array-like
+        Residuals r = y − t.
+
+    Returns
+    -------
+    ndarray
+        2r, elementwise.
+    """
     return 2.0 * _as_float(r, "r")
 
 
 def squared_error_hessian(r):
-    """d²/dr² r² = 2."""
+    """d²/dr² r² = 2.
+
+    Parameters
+    ----------
+    r : array-like
+        Residuals r = y − t.
+
+    Returns
+    -------
+    ndarray
+        2 everywhere, of the shape of ``r``.
+    """
     return np.full_like(_as_float(r, "r"), 2.0)
 
 
 def absolute_error(r):
-    """The absolute error abs(r) of the residual r = y − t; it grows only linearly."""
+    """The absolute error abs(r) of the residual r = y − t; it grows only linearly.
+
+    Parameters
+    ----------
+    r : array-like
+        Residuals r = y − t.
+
+    Returns
+    -------
+    ndarray
+        abs(r), elementwise.
+    """
     return np.abs(_as_float(r, "r"))
 
 
 def absolute_error_gradient(r):
-    """A subgradient of abs(r): sign(r) (0 at r = 0)."""
+    """A subgradient of abs(r): sign(r) (0 at r = 0).
+
+    Parameters
+    ----------
+    r : array-like
+        Residuals r = y − t.
+
+    Returns
+    -------
+    ndarray
+        sign(r), elementwise.
+    """
     return np.sign(_as_float(r, "r"))
 
 
@@ -209,6 +341,7 @@ def expected_exponential_loss(y, p):
     Returns
     -------
     ndarray
+        The expected exponential error, broadcast over ``y`` and ``p``.
     """
     p = _check_probability(p)
     y = _as_float(y, "y")
@@ -229,6 +362,7 @@ def exponential_risk_minimiser(p):
     Returns
     -------
     ndarray
+        y*(x) for each p.
     """
     p = _check_probability(p)
     with np.errstate(divide="ignore"):

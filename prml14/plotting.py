@@ -24,6 +24,16 @@ from __future__ import annotations
 import matplotlib as mpl
 import numpy as np
 
+__all__ = [
+    "OKABE_ITO",
+    "ROLE_COLORS",
+    "COMPONENT_COLORS",
+    "STYLE",
+    "use_style",
+    "class_colors",
+    "decision_grid",
+]
+
 #: Okabe & Ito (2008) colours, by name.
 OKABE_ITO = {
     "black": "#000000",
@@ -61,6 +71,7 @@ COMPONENT_COLORS = [
     )
 ]
 
+#: The matplotlib settings that :func:`use_style` applies.
 STYLE = {
     "figure.figsize": (6.4, 4.0),
     "figure.dpi": 100,
@@ -107,6 +118,7 @@ def class_colors(t):
     Returns
     -------
     ndarray of str, shape (n_samples,)
+        One hexadecimal colour per label.
     """
     t = np.asarray(t)
     return np.where(t > 0, ROLE_COLORS["positive"], ROLE_COLORS["negative"])
@@ -118,15 +130,18 @@ def decision_grid(X, resolution=200, margin=0.1):
     Parameters
     ----------
     X : ndarray of shape (n_samples, 2)
-    resolution : int
+        The inputs whose range the grid covers.
+    resolution : int, default=200
         Grid points along each axis.
-    margin : float
+    margin : float, default=0.1
         Fraction of each axis' range added on both sides.
 
     Returns
     -------
-    xx, yy : ndarray of shape (resolution, resolution)
-        The grid coordinates (``np.meshgrid``).
+    xx : ndarray of shape (resolution, resolution)
+        The first coordinate of the grid points (``np.meshgrid``).
+    yy : ndarray of shape (resolution, resolution)
+        The second coordinate.
     points : ndarray of shape (resolution**2, 2)
         The same points as rows, ready for ``predict``.
     """

@@ -35,7 +35,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from ._equations import implements
 from ._validation import binary_targets
 
-__all__ = ["DecisionStump", "SortedColumns", "binary_targets"]
+__all__ = ["DecisionStump", "SortedColumns"]
 
 
 #: Candidates whose criterion differs by less than this times the total weight count as tied;
@@ -135,20 +135,20 @@ class SortedColumns:
         return P
 
     def _first_extreme_blocked(self, P, tol, maximise):
-        """(feature, sorted position, value) of the first candidate within ``tol`` of P's extreme."""
+        """(feature, sorted position, value) of the first candidate within tol of the extreme."""
         flat = P.reshape(P.shape[0], -1)
         rows = flat.max(axis=1) if maximise else flat.min(axis=1)
         if maximise:
             target = rows.max() - tol
             j = int(np.argmax(rows >= target))
-            b, l = np.nonzero(P[j] >= target)
+            b, blk = np.nonzero(P[j] >= target)
         else:
             target = rows.min() + tol
             j = int(np.argmax(rows <= target))
-            b, l = np.nonzero(P[j] <= target)
-        positions = l * self.block + b
+            b, blk = np.nonzero(P[j] <= target)
+        positions = blk * self.block + b
         i = int(np.argmin(positions))
-        return j, int(positions[i]), float(P[j, b[i], l[i]])
+        return j, int(positions[i]), float(P[j, b[i], blk[i]])
 
     def _sorted_targets(self, t):
         """t in the blocked layout, cached: AdaBoost passes the same t every round."""
@@ -173,8 +173,9 @@ class SortedColumns:
         Returns
         -------
         feature : int
+            The feature j split on (0 for a constant classifier).
         threshold : float
-            −inf for a constant classifier.
+            θ; −inf for a constant classifier.
         leaf_values : tuple of two floats
             (v_left, v_right) in {−1, +1}.
         J : float
@@ -215,13 +216,20 @@ class SortedColumns:
         return best
 
     def best_gini_split(self, t, w):
-        """The split of scikit-learn's depth-1 tree: the largest decrease of weighted Gini impurity.
+        """The split of scikit-learn's depth-1 tree: the largest decrease of the weighted Gini.
 
         With W_L, W_R the weights left and right of a split and V_L, V_R the sums of w t there,
         the weighted child impurity W_L G_L + W_R G_R equals W/2 − (V_L²/W_L + V_R²/W_R)/2, so
         the best split maximises V_L²/W_L + V_R²/W_R. Each leaf predicts its weighted majority
         (−1 on a tie, like scikit-learn's argmax over the sorted classes). Like scikit-learn,
         it never splits between values whose float32 casts differ by 1e-7 or less.
+
+        Parameters
+        ----------
+        t : ndarray of shape (n_samples,)
+            Targets in {−1, +1}.
+        w : ndarray of shape (n_samples,)
+            Non-negative weights.
 
         Returns
         -------
@@ -315,6 +323,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Finite inputs.
         y : array-like of shape (n_samples,)
             Two class labels.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -322,7 +331,8 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        self
+        DecisionStump
+            The fitted stump.
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, t = binary_targets(y)
@@ -354,10 +364,12 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            The inputs.
 
         Returns
         -------
         ndarray of shape (n_samples,)
+            y(x) ∈ {−1, +1} at each input.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
@@ -374,10 +386,12 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            The inputs.
 
         Returns
         -------
         ndarray of shape (n_samples,)
+            The predicted labels, from ``classes_``.
         """
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]

@@ -54,7 +54,8 @@ def test_each_target_opens_a_display_tagged_with_its_own_number():
             assert display, f"{page}: ({match.group(1)}) must be followed directly by a $$ display"
             number = match.group(1).replace("-", ".")
             assert TAG.findall(display.group(2)) == [number], (
-                f"{page}: the display after ({match.group(1)}) must carry exactly \\tag{{{number}}}"
+                f"{page}: the display after ({match.group(1)}) must carry exactly "
+                f"\\tag{{{number}}}"
             )
 
 
@@ -116,6 +117,7 @@ def test_toc_lists_exactly_the_pages_that_exist():
     assert len(listed) == len(set(listed)), "a page is listed twice in _toc.yml"
 
 
+@pytest.mark.slow
 def test_generated_pages_are_up_to_date():
     result = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "equation_index.py"), "--check"],

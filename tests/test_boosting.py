@@ -27,15 +27,6 @@ from prml14 import (
 from prml14.stumps import SortedColumns
 
 
-def noisy_data(seed, n=120, d=4, float32=True):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d))
-    if float32:  # scikit-learn's trees split float32 values
-        X = X.astype(np.float32).astype(np.float64)
-    y = (X[:, 0] + X[:, 1] ** 2 - 1 + 0.7 * rng.normal(size=n) > 0).astype(int)
-    return X, y
-
-
 def members(model, X):
     """The matrix Y[n, m] = y_m(x_n) ∈ {−1, +1} of the fitted learners."""
     return np.column_stack([s.decision_function(X) for s in model.estimators_])
@@ -48,7 +39,7 @@ def members(model, X):
 def test_core_functions_against_hand_formulas():
     rng = np.random.default_rng(0)
     w, miss = rng.exponential(size=30), rng.uniform(size=30) < 0.3
-    J = sum(w_n for w_n, m_n in zip(w, miss) if m_n)
+    J = sum(w_n for w_n, m_n in zip(w, miss, strict=True) if m_n)
     assert np.isclose(weighted_misclassification(w, miss), J, rtol=1e-12)
     eps = weighted_error(w, miss)
     assert np.isclose(eps, J / w.sum(), rtol=1e-12)
@@ -85,28 +76,30 @@ def test_core_functions_name_the_argument_instead_of_broadcasting():
     with pytest.raises(ValueError, match=r"f must be a 1-D array"):
         exponential_error([1.0, -1.0], [[0.1, 0.2]])
     with pytest.raises(ValueError, match="one column per entry of alphas"):
-        additive_model([1.0, 2.0], np.ones((3, 4)))
+        additive_model(np.ones((3, 4)), [1.0, 2.0])
     with pytest.raises(ValueError, match="one column per entry of alphas"):
-        committee_sign([1.0, 2.0], np.ones(2))
+        committee_sign(np.ones(2), [1.0, 2.0])
+    with pytest.raises(ValueError, match="Input predictions contains NaN"):
+        committee_sign(np.array([[np.nan, 1.0]]), [1.0, 2.0])
 
 
 @pytest.mark.equation("14.15", "14.16", "14.17", "14.18")
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_rounds_match_sklearn_samme_with_gini_stumps(seed):
-    X, y = noisy_data(seed)
+def test_rounds_match_sklearn_samme_with_gini_stumps(seed, wavy_classes):
+    X, y = wavy_classes(random_state=seed)
     M = 40
     sk = SklearnAdaBoost(DecisionTreeClassifier(max_depth=1), n_estimators=M, random_state=0).fit(
         X, y
     )
     ours = AdaBoostClassifier(DecisionStump(criterion="gini"), n_estimators=M).fit(X, y)
     assert len(ours.estimators_) == len(sk.estimators_) == M
-    for m, (a, b) in enumerate(zip(ours.estimators_, sk.estimators_)):
+    for m, (a, b) in enumerate(zip(ours.estimators_, sk.estimators_, strict=True)):
         assert (a.feature_, a.threshold_) == (b.tree_.feature[0], b.tree_.threshold[0]), (
             f"round {m + 1}"
         )
     np.testing.assert_allclose(ours.estimator_weights_, sk.estimator_weights_, rtol=0, atol=1e-12)
     np.testing.assert_allclose(ours.estimator_errors_, sk.estimator_errors_, rtol=0, atol=1e-13)
-    Xtest, _ = noisy_data(seed + 100, n=500)
+    Xtest, _ = wavy_classes(500, random_state=seed + 100)
     np.testing.assert_array_equal(ours.predict(Xtest), sk.predict(Xtest))
     # sklearn's binary decision function is Σ α y / Σ α · 2 = 4 f / Σ α
     np.testing.assert_allclose(
@@ -117,8 +110,8 @@ def test_rounds_match_sklearn_samme_with_gini_stumps(seed):
 
 
 @pytest.mark.equation("14.17", "14.18")
-def test_rounds_match_sklearn_on_a_larger_data_set():
-    X, y = noisy_data(21, n=1500, d=6)  # large enough for the stumps' blocked prefix sums
+def test_rounds_match_sklearn_on_a_larger_data_set(wavy_classes):
+    X, y = wavy_classes(1500, random_state=21)  # large enough for the stumps' blocked prefix sums
     sk = SklearnAdaBoost(DecisionTreeClassifier(max_depth=1), n_estimators=25, random_state=0).fit(
         X, y
     )
@@ -130,9 +123,9 @@ def test_rounds_match_sklearn_on_a_larger_data_set():
 
 
 @pytest.mark.equation("14.17")
-def test_any_sample_weight_estimator_matches_sklearn_round_by_round():
-    X, y = noisy_data(5, n=80)
-    labels = np.array(["cat", "dog"])[y]
+def test_any_sample_weight_estimator_matches_sklearn_round_by_round(wavy_classes):
+    X, y = wavy_classes(80, random_state=5)
+    labels = np.array(["cat", "dog"])[(y > 0).astype(int)]
     tree = DecisionTreeClassifier(max_depth=2, random_state=0)
     sk = SklearnAdaBoost(tree, n_estimators=15, random_state=0).fit(X, labels)
     ours = AdaBoostClassifier(tree, n_estimators=15, random_state=0).fit(X, labels)
@@ -143,11 +136,11 @@ def test_any_sample_weight_estimator_matches_sklearn_round_by_round():
 
 
 @pytest.mark.equation("14.15")
-def test_each_default_stump_minimises_the_weighted_error_of_its_round():
-    X, y = noisy_data(3, n=60)
+def test_each_default_stump_minimises_the_weighted_error_of_its_round(wavy_classes):
+    X, y = wavy_classes(60, random_state=3)
     model = AdaBoostClassifier(n_estimators=25, store_weights=True).fit(X, y)
-    t = 2.0 * y - 1
-    for w, stump in zip(model.sample_weights_, model.estimators_):
+    t = y.astype(float)
+    for w, stump in zip(model.sample_weights_, model.estimators_, strict=True):
         J_stump = weighted_misclassification(w, stump.decision_function(X) != t)
         best = np.inf  # brute force over every feature, midpoint and polarity
         for j in range(X.shape[1]):
@@ -161,20 +154,20 @@ def test_each_default_stump_minimises_the_weighted_error_of_its_round():
 
 
 @pytest.mark.equation("14.19", "14.21")
-def test_prediction_is_the_sign_of_the_additive_model():
-    X, y = noisy_data(4, float32=False)
+def test_prediction_is_the_sign_of_the_additive_model(wavy_classes):
+    X, y = wavy_classes(random_state=4, float32=False)
     model = AdaBoostClassifier(n_estimators=30).fit(X, y)
     Y = members(model, X)
-    f = additive_model(model.estimator_weights_, Y)
+    f = additive_model(Y, model.estimator_weights_)
     np.testing.assert_allclose(model.decision_function(X), f, atol=1e-12)
     np.testing.assert_allclose(f, 0.5 * (Y @ model.estimator_weights_))
-    sign = committee_sign(model.estimator_weights_, Y)
+    sign = committee_sign(Y, model.estimator_weights_)
     np.testing.assert_array_equal(model.predict(X), model.classes_[(sign > 0).astype(int)])
     staged = list(model.staged_decision_function(X))
     assert len(staged) == 30
     np.testing.assert_allclose(staged[-1], f, atol=1e-12)
     np.testing.assert_allclose(
-        staged[2], additive_model(model.estimator_weights_[:3], Y[:, :3]), atol=1e-12
+        staged[2], additive_model(Y[:, :3], model.estimator_weights_[:3]), atol=1e-12
     )
     np.testing.assert_array_equal(list(model.staged_predict(X))[-1], model.predict(X))
     proba = model.predict_proba(X)
@@ -185,13 +178,13 @@ def test_prediction_is_the_sign_of_the_additive_model():
 
 
 @pytest.mark.equation("14.20", "14.21", "14.22", "14.24")
-def test_adaboost_weights_are_exponential_error_weights():
-    X, y = noisy_data(6, float32=False)
-    t = 2.0 * y - 1
+def test_adaboost_weights_are_exponential_error_weights(wavy_classes):
+    X, y = wavy_classes(random_state=6, float32=False)
+    t = y.astype(float)
     model = AdaBoostClassifier(n_estimators=20, store_weights=True).fit(X, y)
     Y = members(model, X)
     for m in range(1, 20):
-        f_prev = additive_model(model.estimator_weights_[:m], Y[:, :m])
+        f_prev = additive_model(Y[:, :m], model.estimator_weights_[:m])
         w = exponential_error_weights(t, f_prev)  # w_n^{(m)} = exp(−t_n f_{m−1}(x_n))
         np.testing.assert_allclose(model.sample_weights_[m], w / w.sum(), rtol=1e-9)
         # (14.22): E(f_m) = Σ w_n exp(−½ t_n α_m y_m) and (14.24) gives the next weights
@@ -206,9 +199,9 @@ def test_adaboost_weights_are_exponential_error_weights():
 
 
 @pytest.mark.equation("14.20")
-def test_training_exponential_error_is_product_of_round_factors():
-    X, y = noisy_data(7)
-    t = 2.0 * y - 1
+def test_training_exponential_error_is_product_of_round_factors(wavy_classes):
+    X, y = wavy_classes(random_state=7)
+    t = y.astype(float)
     model = AdaBoostClassifier(n_estimators=25).fit(X, y)
     eps = model.estimator_errors_
     expected = len(y) * np.prod(2 * np.sqrt(eps * (1 - eps)))
@@ -237,14 +230,17 @@ def test_split_form_equals_exponential_error_on_random_inputs():
 @pytest.mark.equation("14.17", "14.23")
 def test_line_search_on_exponential_error_gives_classifier_weight():
     rng = np.random.default_rng(9)
-    for _ in range(20):
-        w = rng.exponential(size=50)
-        miss = rng.uniform(size=50) < rng.uniform(0.05, 0.45)
+    # weights in [0.5, 1] and 1 to 15 mistakes of 50: 0 < ε ≤ 15 / (15 + 35 · 0.5) < ½ for
+    # every draw, so no draw can be skipped
+    for n_wrong in range(1, 16):
+        w = rng.uniform(0.5, 1.0, size=50)
+        miss = np.arange(50) < n_wrong
         eps = weighted_error(w, miss)
-        if not 0 < eps < 0.5:
-            continue
+        assert 0 < eps < 0.5
         found = minimize_scalar(
-            lambda a: exponential_error_split(a, w, miss), bracket=(0, 1), tol=1e-12
+            lambda a, w=w, miss=miss: exponential_error_split(a, w, miss),
+            bracket=(0, 1),
+            tol=1e-12,
         ).x
         assert found == pytest.approx(classifier_weight(eps), abs=1e-6)
 
@@ -343,8 +339,9 @@ def test_later_learner_no_better_than_chance_stops_and_is_discarded():
     np.testing.assert_allclose(model.estimator_errors_, [0.25])
 
 
-def test_ten_thousand_rounds_neither_overflow_nor_underflow():
-    X, y = noisy_data(11, n=50, d=2)
+@pytest.mark.slow
+def test_ten_thousand_rounds_neither_overflow_nor_underflow(wavy_classes):
+    X, y = wavy_classes(50, random_state=11)
     model = AdaBoostClassifier(n_estimators=10_000, store_weights=True).fit(X, y)
     assert len(model.estimators_) == 10_000
     w = model.sample_weights_
@@ -352,7 +349,7 @@ def test_ten_thousand_rounds_neither_overflow_nor_underflow():
     assert np.all(np.isfinite(model.estimator_weights_)) and np.all(model.estimator_weights_ > 0)
     assert np.all(np.isfinite(model.decision_function(X)))
     # the weights are still exp(−t f_{m−1}) normalised (14.22), though exp(−t f) itself overflows
-    t = 2.0 * y - 1
+    t = y.astype(float)
     for m, f in enumerate(model.staged_decision_function(X), start=1):
         if m in (100, 5_000, 9_999):
             log_w = -t * f
@@ -362,41 +359,45 @@ def test_ten_thousand_rounds_neither_overflow_nor_underflow():
     assert np.abs(f).max() > 710  # exp(|f|) overflows float64
 
 
-def test_same_random_state_same_model():
-    X, y = noisy_data(12)
+def test_same_random_state_same_model(wavy_classes):
+    X, y = wavy_classes(random_state=12)
     tree = DecisionTreeClassifier(max_depth=1, max_features=1)
     a = AdaBoostClassifier(tree, n_estimators=15, random_state=3).fit(X, y)
     b = AdaBoostClassifier(tree, n_estimators=15, random_state=3).fit(X, y)
     np.testing.assert_array_equal(a.estimator_weights_, b.estimator_weights_)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
-    c = AdaBoostClassifier(n_estimators=15).fit(X, y)
+    # the seed matters: another random_state draws other features for the random trees
+    c = AdaBoostClassifier(tree, n_estimators=15, random_state=4).fit(X, y)
+    assert not np.array_equal(a.decision_function(X), c.decision_function(X))
+    # the default stump has no randomness: unseeded fits agree with each other and with a seed
     d = AdaBoostClassifier(n_estimators=15).fit(X, y)
-    np.testing.assert_array_equal(c.decision_function(X), d.decision_function(X))
+    e = AdaBoostClassifier(n_estimators=15, random_state=3).fit(X, y)
+    np.testing.assert_array_equal(d.decision_function(X), e.decision_function(X))
 
 
-def test_refit_without_store_weights_forgets_the_old_history():
-    X, y = noisy_data(17, n=40)
+def test_refit_without_store_weights_forgets_the_old_history(wavy_classes):
+    X, y = wavy_classes(40, random_state=17)
     model = AdaBoostClassifier(n_estimators=5, store_weights=True).fit(X, y)
     assert model.sample_weights_.shape == (5, 40)
     model.set_params(store_weights=False).fit(X[:30], y[:30])
     assert not hasattr(model, "sample_weights_")
 
 
-def test_tabulated_stump_prediction_equals_sum_over_stumps():
-    X, y = noisy_data(13, float32=False)
+def test_tabulated_stump_prediction_equals_sum_over_stumps(wavy_classes):
+    X, y = wavy_classes(random_state=13, float32=False)
     model = AdaBoostClassifier(n_estimators=60).fit(X, y)
     # points on both sides of every threshold, and points exactly on one (x_j = θ goes left)
     at_threshold = X[:60].copy()
-    for row, stump in zip(at_threshold, model.estimators_):
+    for row, stump in zip(at_threshold, model.estimators_, strict=True):
         row[stump.feature_] = stump.threshold_
-    Xtest = np.vstack([noisy_data(14, n=300)[0], X, at_threshold])
+    Xtest = np.vstack([wavy_classes(300, random_state=14)[0], X, at_threshold])
     Y = members(model, Xtest)
     np.testing.assert_allclose(
-        model.decision_function(Xtest), additive_model(model.estimator_weights_, Y), atol=1e-11
+        model.decision_function(Xtest), additive_model(Y, model.estimator_weights_), atol=1e-11
     )
 
 
-def test_sorted_columns_are_built_once_per_fit(monkeypatch):
+def test_sorted_columns_are_built_once_per_fit(monkeypatch, wavy_classes):
     calls = []
     original = SortedColumns.__init__
 
@@ -405,12 +406,12 @@ def test_sorted_columns_are_built_once_per_fit(monkeypatch):
         original(self, X)
 
     monkeypatch.setattr(SortedColumns, "__init__", counting)
-    AdaBoostClassifier(n_estimators=20).fit(*noisy_data(15))
+    AdaBoostClassifier(n_estimators=20).fit(*wavy_classes(random_state=15))
     assert len(calls) == 1
 
 
-def test_bad_input_is_rejected():
-    X, y = noisy_data(16, n=20)
+def test_bad_input_is_rejected(wavy_classes):
+    X, y = wavy_classes(20, random_state=16)
     with pytest.raises(ValueError, match="exactly two classes"):
         AdaBoostClassifier().fit(X, np.arange(20) % 3)
     bad = X.copy()

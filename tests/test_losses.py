@@ -80,7 +80,7 @@ def test_expected_exponential_loss_is_the_average_over_t():
 def test_minimiser_of_expected_exponential_loss_is_half_log_odds():
     for p in np.linspace(0.02, 0.98, 25):
         numeric = minimize_scalar(
-            lambda y: expected_exponential_loss(y, p), bracket=(-1, 1), tol=1e-12
+            lambda y, p=p: expected_exponential_loss(y, p), bracket=(-1, 1), tol=1e-12
         ).x
         np.testing.assert_allclose(numeric, exponential_risk_minimiser(p), atol=1e-6)
         np.testing.assert_allclose(

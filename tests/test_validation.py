@@ -1,5 +1,6 @@
-"""Conventions the estimators share (prml14._validation): label coding, messages, signatures, seeding."""
+"""Conventions the estimators share (prml14._validation): labels, messages, signatures, seeds."""
 
+import inspect
 import numbers
 
 import numpy as np
@@ -7,8 +8,12 @@ import pytest
 
 from prml14 import (
     AdaBoostClassifier,
+    BaggingClassifier,
+    BaggingRegressor,
     DecisionStump,
+    HierarchicalMixtureOfExperts,
     MixtureOfExperts,
+    MixtureOfLinearRegressions,
     MixtureOfLogisticRegressions,
 )
 from prml14._validation import binary_targets, fitted_binary_targets
@@ -39,10 +44,9 @@ def test_fitted_binary_targets_names_the_unknown_label():
 
 
 @pytest.mark.parametrize("model", BINARY, ids=lambda m: type(m).__name__)
-def test_binary_classifiers_agree_on_labels(model):
-    rng = np.random.RandomState(0)
-    X = rng.normal(size=(40, 2))
-    y = np.where(X[:, 0] + 0.3 * rng.normal(size=40) > 0, "yes", "no")
+def test_binary_classifiers_agree_on_labels(model, wavy_classes):
+    X, t = wavy_classes(40, random_state=0, float32=False)
+    y = np.where(t > 0, "yes", "no")
     model.fit(X, y)
     assert model.classes_.tolist() == ["no", "yes"]
     with pytest.raises(
@@ -54,24 +58,40 @@ def test_binary_classifiers_agree_on_labels(model):
         model.fit(X, np.zeros(40, dtype=int))
 
 
-@pytest.mark.parametrize("method", ["predict_density", "log_likelihood"])
-def test_density_methods_take_X_and_y_everywhere(method):
-    import inspect
+# Every (class, method) pair that must exist: a rename fails here instead of being skipped.
+DENSITY_METHODS = [
+    (MixtureOfLinearRegressions, "predict_density"),
+    (MixtureOfLinearRegressions, "log_likelihood"),
+    (MixtureOfLogisticRegressions, "log_likelihood"),
+    (MixtureOfExperts, "predict_density"),
+    (MixtureOfExperts, "log_likelihood"),
+    (HierarchicalMixtureOfExperts, "predict_density"),
+    (HierarchicalMixtureOfExperts, "log_likelihood"),
+]
 
-    from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
 
-    for cls in (
-        MixtureOfLinearRegressions,
-        MixtureOfLogisticRegressions,
-        MixtureOfExperts,
-        HierarchicalMixtureOfExperts,
-    ):
-        if hasattr(cls, method):
-            assert list(inspect.signature(getattr(cls, method)).parameters) == [
-                "self",
-                "X",
-                "y",
-            ], cls
+@pytest.mark.parametrize("cls, method", DENSITY_METHODS, ids=lambda v: getattr(v, "__name__", v))
+def test_density_methods_take_X_and_y_everywhere(cls, method):
+    assert list(inspect.signature(getattr(cls, method)).parameters) == ["self", "X", "y"]
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        DecisionStump(),
+        AdaBoostClassifier(n_estimators=5, store_weights=True),
+        BaggingRegressor(n_estimators=25, oob_score=True, random_state=0),
+        BaggingClassifier(n_estimators=25, oob_score=True, random_state=0),
+    ],
+    ids=lambda m: type(m).__name__,
+)
+def test_fitted_attributes_end_with_an_underscore(model, wavy_classes):
+    X, t = wavy_classes(60, random_state=1)
+    before = set(vars(model))
+    model.fit(X, t)
+    added = set(vars(model)) - before
+    assert added, "fit stored nothing"
+    assert all(name.endswith("_") for name in added), sorted(added)
 
 
 def test_random_state_params_finds_nested_ones_and_ensembles_seed_them():
@@ -79,7 +99,6 @@ def test_random_state_params_finds_nested_ones_and_ensembles_seed_them():
     from sklearn.preprocessing import StandardScaler
     from sklearn.tree import DecisionTreeClassifier
 
-    from prml14 import BaggingClassifier
     from prml14._validation import random_state_params
 
     pipe = make_pipeline(StandardScaler(), DecisionTreeClassifier(max_depth=1))
@@ -102,8 +121,6 @@ def test_random_state_params_finds_nested_ones_and_ensembles_seed_them():
 
 
 def test_too_many_components_name_the_parameter():
-    from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
-
     X, y = np.arange(6.0)[:, None], np.arange(6.0)
     labels = np.arange(6) % 2
     for model, target, message in [
@@ -128,7 +145,6 @@ def test_too_many_components_name_the_parameter():
 def test_convergence_warnings_point_at_the_caller():
     from sklearn.exceptions import ConvergenceWarning
 
-    from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
     from prml14.bma import fit_combination_weights
 
     rng = np.random.RandomState(0)
