@@ -27,7 +27,7 @@ from threadpoolctl import threadpool_limits
 
 from _timing import timed
 
-from prml14 import DecisionTreeRegressor, weakest_link_path
+from prml14 import DecisionTreeRegressor, pruning_costs, weakest_link_path
 
 
 def data(n_samples, n_features, seed=0):
@@ -49,7 +49,7 @@ def run(n, d, repeats):
             (f"{label} ({ours.tree_.node_count} nodes)", t_sk, t_ours, "yes" if same else "NO")
         )
     # pruning path of the full-depth trees (the last pair fitted above)
-    costs = ours._pruning_costs(ours.tree_)
+    costs = pruning_costs(ours.tree_)
     t_ours, path = timed(lambda: weakest_link_path(ours.tree_, costs), repeats)
     t_sk, ref = timed(lambda: ccp_pruning_path(sk.tree_), 1)
     same = len(path.lambdas) == len(ref["ccp_alphas"]) and np.allclose(

@@ -376,7 +376,7 @@ def test_leaf_boxes_tile_the_square_and_contain_their_points():
     import matplotlib.pyplot as plt
 
     from prml14.datasets import make_five_regions
-    from prml14.tree_plotting import leaf_boxes, leaf_letters, plot_partition, plot_tree_diagram
+    from prml14.trees.plotting import leaf_boxes, leaf_letters, plot_partition, plot_tree_diagram
 
     X, t, _ = make_five_regions(n_samples=300, random_state=0)
     model = DecisionTreeRegressor(max_depth=4).fit(X, t)

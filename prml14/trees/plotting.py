@@ -17,8 +17,8 @@ from matplotlib.patches import Rectangle
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
-from .plotting import COMPONENT_COLORS, ROLE_COLORS
-from .trees import TREE_LEAF
+from ..plotting import COMPONENT_COLORS, ROLE_COLORS
+from .structure import TREE_LEAF
 
 __all__ = ["leaf_letters", "leaf_boxes", "plot_partition", "plot_tree_diagram"]
 

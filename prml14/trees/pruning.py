@@ -31,9 +31,10 @@ import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from ._equations import implements
+from .._equations import implements
 
 __all__ = [
+    "pruning_costs",
     "cost_complexity",
     "PruningPath",
     "weakest_link_path",
@@ -63,6 +64,39 @@ def cost_complexity(leaf_costs, lam):
     if not np.isfinite(lam) or lam < 0:
         raise ValueError(f"lam must be a finite non-negative number, got {lam}")
     return float(leaf_costs.sum() + lam * leaf_costs.size)
+
+
+@implements("14.30", "14.31")
+def pruning_costs(tree, cost="impurity"):
+    """The cost N_τ Q_τ of every node of a tree as if it were a leaf: the terms of (14.31).
+
+    Parameters
+    ----------
+    tree : prml14.trees.Tree
+        A fitted tree.
+    cost : {"impurity", "misclassification"}, default="impurity"
+        ``"impurity"``: N_τ times the impurity the tree grew with (the residual sum of squares
+        (14.30) of a regression tree; N_τ times (14.32) or (14.33) for a classification tree;
+        −½ G²/(H + λ) for a second-order tree). ``"misclassification"``: the weight of the
+        training points the node's majority class misclassifies, N_τ (1 − max_k p_τk)
+        (classification trees only).
+
+    Returns
+    -------
+    ndarray of shape (n_nodes,)
+    """
+    if cost == "impurity":
+        return tree.weighted_n_node_samples * tree.impurity
+    if cost == "misclassification":
+        return tree.weighted_n_node_samples * (1.0 - tree.value.max(axis=1))
+    raise ValueError(f"cost must be 'impurity' or 'misclassification', got {cost!r}")
+
+
+def _estimator_costs(estimator, tree):
+    """The node costs a fitted tree estimator prunes with (its ``pruning_criterion``)."""
+    if getattr(estimator, "pruning_criterion", "same") == "misclassification":
+        return pruning_costs(tree, "misclassification")
+    return pruning_costs(tree)
 
 
 @dataclass
@@ -242,7 +276,7 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
     base = clone(estimator).set_params(ccp_lambda=0.0)
     full = clone(base).fit(X, y)
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    path = weakest_link_path(full.tree_, full._pruning_costs(full.tree_))
+    path = weakest_link_path(full.tree_, _estimator_costs(full, full.tree_))
     bps = np.unique(path.lambdas)
     mids = np.sqrt(bps[:-1] * bps[1:]) if bps.size > 1 else np.array([])
     candidates = np.unique(np.concatenate([[0.0], mids, [bps[-1]]]))
@@ -256,7 +290,7 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
     errors = np.empty((cv, candidates.size))
     for f, (tr, te) in enumerate(splitter.split(X, y)):
         model = clone(base).fit(X[tr], y[tr])
-        fold_path = weakest_link_path(model.tree_, model._pruning_costs(model.tree_))
+        fold_path = weakest_link_path(model.tree_, _estimator_costs(model, model.tree_))
         # candidates are increasing: collapse the prefix of the path with g <= λ
         n_steps = np.searchsorted(fold_path.lambdas[1:], candidates, side="right")
         for c, steps in enumerate(n_steps):
