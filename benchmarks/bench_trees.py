@@ -12,7 +12,7 @@ targets). It times
 
 Usage::
 
-    python benchmarks/bench_trees.py            # the full table (a few minutes: scikit-learn's path dominates)
+    python benchmarks/bench_trees.py            # the full table (minutes: sklearn's path)
     python benchmarks/bench_trees.py --quick    # a small smoke run (seconds)
 """
 
@@ -21,11 +21,10 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from _timing import timed
 from sklearn.tree import DecisionTreeRegressor as SklearnTree
 from sklearn.tree._tree import ccp_pruning_path
 from threadpoolctl import threadpool_limits
-
-from _timing import timed
 
 from prml14 import DecisionTreeRegressor, pruning_costs, weakest_link_path
 
@@ -41,8 +40,10 @@ def run(n, d, repeats):
     X, t = data(n, d)
     rows = []
     for depth in (4, 8, None):
-        t_sk, sk = timed(lambda: SklearnTree(max_depth=depth).fit(X, t), repeats)
-        t_ours, ours = timed(lambda: DecisionTreeRegressor(max_depth=depth).fit(X, t), repeats)
+        t_sk, sk = timed(lambda depth=depth: SklearnTree(max_depth=depth).fit(X, t), repeats)
+        t_ours, ours = timed(
+            lambda depth=depth: DecisionTreeRegressor(max_depth=depth).fit(X, t), repeats
+        )
         same = np.allclose(ours.predict(X), sk.predict(X), rtol=1e-9, atol=1e-12)
         label = f"fit, max_depth={depth}" if depth else "fit, full depth"
         rows.append(

@@ -177,7 +177,7 @@ def test_cross_validation_helper_for_classifiers_refits_each_fold():
     res = cross_validate_ccp_lambda(est, X, y, cv=4, n_lambdas=8, random_state=1)
     assert res["lambdas"].size <= 8 and res["lambdas"][0] == 0.0
     folds = list(StratifiedKFold(4, shuffle=True, random_state=1).split(X, y))
-    for lam, cv_error in zip(res["lambdas"], res["cv_error"]):
+    for lam, cv_error in zip(res["lambdas"], res["cv_error"], strict=True):
         errors = [
             np.mean(est.set_params(ccp_lambda=lam).fit(X[tr], y[tr]).predict(X[te]) != y[te])
             for tr, te in folds

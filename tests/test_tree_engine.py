@@ -266,7 +266,7 @@ def test_histogram_regressor_is_close_to_exact_with_many_values():
     # and every threshold is a bin edge
     edges = bin_features(X, max_bins=64).edges
     inner = hist.tree_.feature >= 0
-    for f, thr in zip(hist.tree_.feature[inner], hist.tree_.threshold[inner]):
+    for f, thr in zip(hist.tree_.feature[inner], hist.tree_.threshold[inner], strict=True):
         assert thr in edges[f]
 
 
@@ -303,7 +303,9 @@ def test_pruning_costs_by_hand():
     # root: mean 2.5, Σ(t − 2.5)² = 6.25 + 2.25 + 2.25 + 6.25; children {0, 1} and {4, 5}: ½ each
     np.testing.assert_allclose(pruning_costs(reg.tree_), [17.0, 0.5, 0.5])
     Xc = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
-    clf = DecisionTreeClassifier(max_depth=1).fit(Xc, [0, 0, 1, 1, 1], sample_weight=[1, 2, 1, 1, 3])
+    clf = DecisionTreeClassifier(max_depth=1).fit(
+        Xc, [0, 0, 1, 1, 1], sample_weight=[1, 2, 1, 1, 3]
+    )
     # root: weights 3 (class 0) and 5 (class 1): 3 misclassified; both children pure
     np.testing.assert_allclose(pruning_costs(clf.tree_, "misclassification"), [3.0, 0.0, 0.0])
     # Gini: N_τ (1 − Σ p²) = 8 (1 − (3/8)² − (5/8)²) = 2·3·5/8 at the root

@@ -35,7 +35,9 @@ class _Recorder:
         self._n += counts.size
         W = crit.node_weight(sums)
         impurity = crit.node_impurity(sums)
-        self._nodes.append((crit.node_value(sums), impurity, counts, W, np.full(counts.size, depth)))
+        self._nodes.append(
+            (crit.node_value(sums), impurity, counts, W, np.full(counts.size, depth))
+        )
         splittable = (
             (depth < self.max_depth)
             & (counts >= self.min_samples_split)
@@ -60,9 +62,11 @@ class _Recorder:
         feature = np.full(n, -2, dtype=np.intp)
         threshold = np.full(n, -2.0)
         if self._splits:
-            p, lo, hi, f, thr = (np.concatenate(c) for c in zip(*self._splits))
+            p, lo, hi, f, thr = (np.concatenate(c) for c in zip(*self._splits, strict=True))
             left[p], right[p], feature[p], threshold[p] = lo, hi, f, thr
-        value, impurity, counts, W, depth = (np.concatenate(c) for c in zip(*self._nodes))
+        value, impurity, counts, W, depth = (
+            np.concatenate(c) for c in zip(*self._nodes, strict=True)
+        )
         return Tree(
             left,
             right,

@@ -63,6 +63,7 @@ class _Criterion:
         Returns
         -------
         ndarray of shape (n_nodes,)
+            N_τ of each node.
         """
         if self.weight_channel is None:
             return sums.sum(axis=0)
@@ -79,6 +80,7 @@ class _Criterion:
         Returns
         -------
         ndarray of bool
+            True where the cut is made.
         """
         return np.ones(np.shape(decrease), dtype=bool)
 
@@ -93,6 +95,7 @@ class _Criterion:
         Returns
         -------
         ndarray of bool
+            True for the nodes that may be cut.
         """
         return impurity > _EPSILON
 
@@ -124,6 +127,7 @@ class SquaredError(_Criterion):
         Returns
         -------
         ndarray of shape (n_samples, 3)
+            One row of statistics per sample.
         """
         wt = sample_weight * t
         return np.column_stack([sample_weight, wt, wt * t])
@@ -139,6 +143,7 @@ class SquaredError(_Criterion):
         Returns
         -------
         ndarray of shape (n_nodes, 1)
+            The value each node predicts.
         """
         return (sums[1] / sums[0])[:, None]
 
@@ -153,6 +158,7 @@ class SquaredError(_Criterion):
         Returns
         -------
         ndarray of shape (n_nodes,)
+            Q_τ of each node.
         """
         return _sum_of_squares_from_sums(*sums) / sums[0]
 
@@ -169,6 +175,7 @@ class SquaredError(_Criterion):
         Returns
         -------
         ndarray
+            The score of every cut: larger is better.
         """
         score = np.square(left[0], out=left[0])
         score *= 1.0 / n_left
@@ -207,6 +214,7 @@ class _ClassCriterion(_Criterion):
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
+            One row of statistics per sample.
         """
         stats = np.zeros((len(y), self.n_classes))
         stats[np.arange(len(y)), y] = sample_weight
@@ -223,6 +231,7 @@ class _ClassCriterion(_Criterion):
         Returns
         -------
         ndarray of shape (n_nodes, n_classes)
+            The value each node predicts.
         """
         return (sums / sums.sum(axis=0)).T
 
@@ -237,6 +246,7 @@ class _ClassCriterion(_Criterion):
         Returns
         -------
         ndarray of shape (n_nodes,)
+            Q_τ of each node.
         """
         return self.impurity(self.node_value(sums))
 
@@ -268,6 +278,7 @@ class Gini(_ClassCriterion):
         Returns
         -------
         ndarray
+            The score of every cut: larger is better.
         """
         return np.sum(left * left, axis=0) / n_left + np.sum(right * right, axis=0) / n_right
 
@@ -300,6 +311,7 @@ class Entropy(_ClassCriterion):
         Returns
         -------
         ndarray
+            The score of every cut: larger is better.
         """
         return (
             np.sum(_xlogx(left), axis=0)
@@ -336,6 +348,7 @@ class Misclassification(_ClassCriterion):
         Returns
         -------
         ndarray
+            The score of every cut: larger is better.
         """
         return left.max(axis=0) + right.max(axis=0)
 
@@ -384,6 +397,7 @@ class SecondOrder(_Criterion):
         Returns
         -------
         ndarray of shape (n_samples, 2)
+            One row of statistics per sample.
         """
         return np.column_stack([gradient, hessian])
 
@@ -398,6 +412,7 @@ class SecondOrder(_Criterion):
         Returns
         -------
         ndarray of shape (n_nodes, 1)
+            The value each node predicts.
         """
         return second_order_leaf_value(sums[0], sums[1], self.reg_lambda)[:, None]
 
@@ -412,6 +427,7 @@ class SecondOrder(_Criterion):
         Returns
         -------
         ndarray of shape (n_nodes,)
+            Q_τ of each node.
         """
         G, H = sums
         return 0.5 * G * second_order_leaf_value(G, H, self.reg_lambda) / H
@@ -429,6 +445,7 @@ class SecondOrder(_Criterion):
         Returns
         -------
         ndarray
+            The score of every cut: larger is better.
         """
         score = np.square(left[0], out=left[0])
         score /= n_left + self.reg_lambda
@@ -448,6 +465,7 @@ class SecondOrder(_Criterion):
         Returns
         -------
         ndarray of bool
+            True where the cut is made.
         """
         return decrease - self.gamma > _MIN_GAIN
 
@@ -462,5 +480,6 @@ class SecondOrder(_Criterion):
         Returns
         -------
         ndarray of bool
+            True for the nodes that may be cut.
         """
         return np.ones(np.shape(impurity), dtype=bool)

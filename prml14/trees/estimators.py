@@ -172,9 +172,13 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     Parameters
     ----------
     max_depth : int or None, default=None
+        The largest depth of a leaf (None: grow until the leaves are pure).
     min_samples_split : int >= 2, default=2
+        A node with fewer samples is not split.
     min_samples_leaf : int >= 1, default=1
+        The fewest samples a leaf may have.
     min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        The least fraction of the total sample weight a leaf may have.
     min_impurity_decrease : float >= 0, default=0.0
         A node is split only if (N_τ/N)(Q_τ − (N_L/N_τ)Q_L − (N_R/N_τ)Q_R) reaches this value,
         with Q the impurity per unit weight (scikit-learn's convention).
@@ -198,6 +202,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     full_tree_ : Tree
         The tree before pruning.
     n_features_in_ : int
+        The number of input features.
     """
 
     _parameter_constraints = dict(_BaseTree._parameter_constraints)
@@ -229,7 +234,22 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Grow the tree on (X, y), then prune it with ``ccp_lambda``."""
+        """Grow the tree on (X, y), then prune it with ``ccp_lambda``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite inputs.
+        y : array-like of shape (n_samples,)
+            Targets.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights (unit weights if None).
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_all_finite=True)
         y = np.asarray(y, dtype=np.float64)
         # also refuses negative weights and weights that are all zero
@@ -245,7 +265,18 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         return self._finish_fit(tree)
 
     def predict(self, X):
-        """The leaf value (14.29) of the region each sample falls in."""
+        """The leaf value (14.29) of the region each sample falls in.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predictions.
+        """
         check_is_fitted(self)
         X = self._check_X(X, reset=False)
         return self.tree_.value[self.tree_.apply(X), 0]
@@ -253,8 +284,10 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
 
 @implements("14.32", "14.33")
 class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
-    """A CART classification tree grown with the cross-entropy (14.32), Gini (14.33) or
-    misclassification impurity and pruned, as PRML suggests, with the misclassification rate.
+    """A CART classification tree: Gini (14.33) or cross-entropy (14.32) growth.
+
+    Grown with the cross-entropy (14.32), Gini (14.33) or misclassification impurity and pruned,
+    as PRML suggests, with the misclassification rate.
 
     Parameters
     ----------
@@ -263,7 +296,25 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
     pruning_criterion : {"misclassification", "same"}, default="misclassification"
         Node cost N_τQ_τ used by cost-complexity pruning (14.31): the (weighted) number of
         misclassified training samples, or N_τ times the growth impurity (scikit-learn's choice).
-    max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, ccp_lambda, random_state, splitter, max_bins
+    max_depth : int or None, default=None
+        As in :class:`DecisionTreeRegressor`.
+    min_samples_split : int >= 2, default=2
+        As in :class:`DecisionTreeRegressor`.
+    min_samples_leaf : int >= 1, default=1
+        As in :class:`DecisionTreeRegressor`.
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        As in :class:`DecisionTreeRegressor`.
+    min_impurity_decrease : float >= 0, default=0.0
+        As in :class:`DecisionTreeRegressor`.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        As in :class:`DecisionTreeRegressor`.
+    ccp_lambda : float >= 0, default=0.0
+        As in :class:`DecisionTreeRegressor`.
+    random_state : int, RandomState or None, default=None
+        As in :class:`DecisionTreeRegressor`.
+    splitter : {"exact", "histogram"}, default="exact"
+        As in :class:`DecisionTreeRegressor`.
+    max_bins : int in [2, 65535], default=255
         As in :class:`DecisionTreeRegressor`.
 
     Attributes
@@ -312,7 +363,22 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
-        """Grow the tree on (X, y), then prune it with ``ccp_lambda``."""
+        """Grow the tree on (X, y), then prune it with ``ccp_lambda``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite inputs.
+        y : array-like of shape (n_samples,)
+            Targets.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights (unit weights if None).
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True)
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
@@ -323,12 +389,34 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         return self._finish_fit(tree)
 
     def predict_proba(self, X):
-        """Class proportions p_τk of the region each sample falls in."""
+        """Class proportions p_τk of the region each sample falls in.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The class probabilities, in the order of ``classes_``.
+        """
         check_is_fitted(self)
         X = self._check_X(X, reset=False)
         return self.tree_.value[self.tree_.apply(X)]
 
     def predict(self, X):
-        """The majority class of the region each sample falls in."""
+        """The majority class of the region each sample falls in.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted labels.
+        """
         check_is_fitted(self)
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]

@@ -32,7 +32,7 @@ __all__ = ["BinnedFeatures", "bin_features"]
 class BinnedFeatures:
     """Features binned once, for the histogram split finder.
 
-    Attributes
+    Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features), uint8 or uint16
         The bin of every value: ``codes[n, j] = b`` when ``edges[j][b-1] < X[n, j] <=
@@ -67,6 +67,7 @@ def bin_features(X, max_bins=255):
     Returns
     -------
     BinnedFeatures
+        The bin codes and the bin edges of every feature.
     """
     X = check_array(X, dtype=np.float64, input_name="X")
     if not (isinstance(max_bins, (int, np.integer)) and 2 <= max_bins <= 65535):

@@ -32,6 +32,7 @@ __all__ = [
     "second_order_split_gain",
 ]
 
+
 def _weights(t, sample_weight):
     if sample_weight is None:
         return np.ones(len(t))
@@ -60,6 +61,7 @@ def leaf_value(t, sample_weight=None):
     Returns
     -------
     float
+        y_τ, the weighted mean of the targets.
     """
     t = np.asarray(t, dtype=float)
     if t.ndim != 1 or t.size == 0:
@@ -133,6 +135,7 @@ def cross_entropy_impurity(p):
     Returns
     -------
     ndarray of shape (...)
+        Q_τ of every region, in nats.
     """
     return -_xlogx(_check_proportions(p)).sum(axis=-1)
 
@@ -149,6 +152,7 @@ def gini_impurity(p):
     Returns
     -------
     ndarray of shape (...)
+        Q_τ of every region.
     """
     p = _check_proportions(p)
     return np.sum(p * (1.0 - p), axis=-1)
@@ -165,6 +169,7 @@ def misclassification_impurity(p):
     Returns
     -------
     ndarray of shape (...)
+        The misclassification rate of every region.
     """
     p = _check_proportions(p)
     return 1.0 - p.max(axis=-1)
@@ -186,6 +191,7 @@ def second_order_leaf_value(G, H, reg_lambda=0.0):
     Returns
     -------
     ndarray
+        The optimal leaf values.
     """
     return -np.asarray(G, dtype=float) / (np.asarray(H, dtype=float) + reg_lambda)
 
@@ -209,6 +215,7 @@ def second_order_split_gain(G_left, H_left, G_right, H_right, reg_lambda=0.0, ga
     Returns
     -------
     ndarray
+        The gains (positive: the cut lowers the regularised objective).
     """
     GL, HL = np.asarray(G_left, dtype=float), np.asarray(H_left, dtype=float)
     GR, HR = np.asarray(G_right, dtype=float), np.asarray(H_right, dtype=float)

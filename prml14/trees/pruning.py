@@ -57,6 +57,7 @@ def cost_complexity(leaf_costs, lam):
     Returns
     -------
     float
+        C(T).
     """
     leaf_costs = np.asarray(leaf_costs, dtype=float)
     if leaf_costs.ndim != 1 or leaf_costs.size == 0:
@@ -84,6 +85,7 @@ def pruning_costs(tree, cost="impurity"):
     Returns
     -------
     ndarray of shape (n_nodes,)
+        N_τ Q_τ of every node.
     """
     if cost == "impurity":
         return tree.weighted_n_node_samples * tree.impurity
@@ -103,7 +105,7 @@ def _estimator_costs(estimator, tree):
 class PruningPath:
     """The weakest-link pruning path of a tree.
 
-    Attributes
+    Parameters
     ----------
     lambdas : ndarray of shape (n_steps + 1,)
         0 followed by the g value of every collapse, in order (non-decreasing, never negative:
@@ -151,6 +153,7 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
     Returns
     -------
     PruningPath
+        The breakpoints, the costs and sizes of the subtrees, and the collapsed nodes.
     """
     node_costs = np.asarray(node_costs, dtype=float)
     if node_costs.shape != (tree.node_count,):
@@ -166,7 +169,7 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
     nl = n_leaves_arr.tolist()
     inner = np.flatnonzero(tree.children_left >= 0)
     g0 = (node_costs[inner] - R_branch_arr[inner]) / (n_leaves_arr[inner] - 1)
-    heap = list(zip(g0.tolist(), inner.tolist()))
+    heap = list(zip(g0.tolist(), inner.tolist(), strict=True))
     heapq.heapify(heap)
     alive = [True] * tree.node_count  # still in the subtree and still internal
     for i in np.flatnonzero(tree.children_left < 0).tolist():
@@ -220,12 +223,16 @@ def prune_to_lambda(tree, node_costs, lam):
     Parameters
     ----------
     tree : prml14.trees.Tree
+        The fully grown tree.
     node_costs : ndarray of shape (n_nodes,)
+        N_τ Q_τ of every node as if it were a leaf (:func:`pruning_costs`).
     lam : float >= 0
+        The complexity parameter λ.
 
     Returns
     -------
     prml14.trees.Tree
+        The pruned tree.
     """
     if not np.isfinite(lam) or lam < 0:
         raise ValueError(f"lam must be a finite non-negative number, got {lam}")
@@ -256,9 +263,14 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
     ----------
     estimator : DecisionTreeRegressor or DecisionTreeClassifier
         Unfitted; its ``ccp_lambda`` is ignored.
-    X, y : arrays
+    X : array-like of shape (n_samples, n_features)
+        Inputs.
+    y : array-like of shape (n_samples,)
+        Targets.
     cv : int >= 2, default=5
+        The number of folds.
     n_lambdas : int >= 1, default=40
+        The largest number of candidate λ.
     random_state : int or None
         Shuffles the folds.
 

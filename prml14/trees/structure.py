@@ -19,7 +19,7 @@ TREE_LEAF = -1
 class Tree:
     """A fitted binary tree stored as parallel arrays (node 0 is the root).
 
-    Attributes
+    Parameters
     ----------
     children_left, children_right : ndarray of int
         Child ids, ``-1`` for leaves.
@@ -29,14 +29,17 @@ class Tree:
         Split threshold: ``x[feature] <= threshold`` goes left (``-2`` for leaves).
     value : ndarray of shape (n_nodes, n_outputs)
         Regression: the leaf value (14.29) in column 0. Classification: the weighted class
-        proportions p_τk.
+        proportions p_τk. Second-order trees: −G/(H + λ) in column 0.
     impurity : ndarray of float
         The growth criterion's impurity per unit weight: (14.30)/N_τ for regression (the
-        variance of the region), (14.32) in nats, (14.33), or the misclassification rate.
+        variance of the region), (14.32) in nats, (14.33), the misclassification rate, or
+        −½ G²/((H + λ) H) for second-order trees.
     n_node_samples : ndarray of int
+        The number of training samples in the node.
     weighted_n_node_samples : ndarray of float
-        N_τ (the total sample weight in the node).
+        N_τ (the total sample weight in the node; H for second-order trees).
     depth : ndarray of int
+        The depth of the node (the root: 0).
     """
 
     children_left: np.ndarray
@@ -51,22 +54,27 @@ class Tree:
 
     @property
     def node_count(self):
+        """The number of nodes."""
         return len(self.children_left)
 
     @property
     def is_leaf(self):
+        """A mask of the leaves."""
         return self.children_left == TREE_LEAF
 
     @property
     def n_leaves(self):
+        """The number of leaves ``|T|``."""
         return int(np.count_nonzero(self.is_leaf))
 
     @property
     def max_depth(self):
+        """The depth of the deepest leaf."""
         return int(self.depth.max())
 
     @property
     def parent(self):
+        """The parent of every node (-1 for the root)."""
         parent = np.full(self.node_count, -1, dtype=np.intp)
         inner = np.flatnonzero(~self.is_leaf)
         parent[self.children_left[inner]] = inner
@@ -74,7 +82,18 @@ class Tree:
         return parent
 
     def apply(self, X):
-        """Index of the leaf reached by each row of X (vectorized, one step per level)."""
+        """Index of the leaf reached by each row of X (vectorized, one step per level).
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of int of shape (n_samples,)
+            The node id of each sample's leaf.
+        """
         X = np.asarray(X)
         node = np.zeros(X.shape[0], dtype=np.intp)
         active = np.flatnonzero(self.children_left[node] != TREE_LEAF)
@@ -90,6 +109,16 @@ class Tree:
         """The pruned tree in which the nodes flagged in ``keep_as_leaf`` become leaves.
 
         Nodes below a new leaf are removed and the remaining nodes renumbered in level order.
+
+        Parameters
+        ----------
+        keep_as_leaf : array-like of bool of shape (n_nodes,)
+            The nodes to collapse into leaves.
+
+        Returns
+        -------
+        Tree
+            The pruned tree.
         """
         keep_as_leaf = np.asarray(keep_as_leaf, dtype=bool)
         left = np.where(keep_as_leaf, TREE_LEAF, self.children_left)
