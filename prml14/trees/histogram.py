@@ -19,6 +19,7 @@ training values of the node).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from sklearn.utils.validation import check_array
@@ -48,6 +49,11 @@ class BinnedFeatures:
     def n_bins(self):
         """The largest number of bins of a feature."""
         return max(e.size for e in self.edges) + 1
+
+    @cached_property
+    def _cells(self):
+        """The feature × bin cell of every value, ``codes + j·n_bins`` (computed once)."""
+        return self.codes.astype(np.intp) + np.arange(self.codes.shape[1]) * self.n_bins
 
 
 def bin_features(X, max_bins=255):
@@ -91,11 +97,14 @@ def bin_features(X, max_bins=255):
 def _histograms(offsets, chan, rows, local, n_nodes, n_cells, count_only):
     """Per-node histograms (n_channels, n_nodes, n_features × n_bins) of ``chan`` over ``rows``.
 
-    ``offsets`` (N, D): feature × bin cell of every value; ``local``: node of every row.
-    The first channels are ``chan``; then the counts; then (if ``count_only`` is an array) the
-    number of positive-weight rows.
+    ``offsets`` (N, D): feature × bin cell of every value; ``local``: node of every row
+    (``rows`` None: all the rows, in one node). The first channels are ``chan``; then the
+    counts; then (if ``count_only`` is an array) the number of positive-weight rows.
     """
-    idx = (offsets[rows] + (local * n_cells)[:, None]).ravel()
+    if rows is None:
+        rows, idx = slice(None), offsets.ravel()
+    else:
+        idx = (offsets[rows] + (local * n_cells)[:, None]).ravel()
     size = n_nodes * n_cells
     D = offsets.shape[1]
     out = [np.bincount(idx, weights=np.repeat(c[rows], D), minlength=size) for c in chan]
@@ -112,7 +121,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     N, D = codes.shape
     B = binned.n_bins
     cells = D * B
-    offsets = codes.astype(np.intp) + np.arange(D) * B
+    offsets = binned._cells
     thresholds = np.full((D, max(B - 1, 1)), np.nan)
     for j, e in enumerate(binned.edges):
         thresholds[j, : e.size] = e
@@ -131,7 +140,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         return
     rows = np.arange(N)
     local = np.zeros(N, dtype=np.intp)  # active node of every row of ``rows``
-    hist = _histograms(offsets, chan, rows, local, 1, cells, positive)
+    hist = _histograms(offsets, chan, None, None, 1, cells, positive)
     seg_node, seg_imp, seg_W = ids[:1], imp[:1], W[:1]
     depth = 0
     while seg_node.size:
