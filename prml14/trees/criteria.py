@@ -1,4 +1,4 @@
-"""The split criteria the tree engine (:func:`prml14.trees.grow_tree`) grows with.
+"""The split criteria the tree engine (:func:`~prml14.trees.growing.grow_tree`) grows with.
 
 Every sample carries a short vector of statistics (``criterion.statistics(...)`` builds them);
 summed over a node they are the node's sufficient statistics, shape (n_stats, n_nodes), from
@@ -358,12 +358,14 @@ class SecondOrder(_Criterion):
 
     Statistics of a sample: (g_n, h_n), the first and second derivatives of its loss at the
     current prediction. A node's weight is H = Σh (``min_weight_leaf`` of the engine is
-    XGBoost's ``min_child_weight``), its value −G/(H + λ) (:func:`second_order_leaf_value`)
-    and its impurity per unit weight −½ G²/((H + λ) H), so that N_τ Q_τ = −½ G²/(H + λ) is the
-    minimum of the objective in the leaf; pruning (14.31) with these costs and λ_prune = γ is
-    the regularised objective Σ_τ (−½ G_τ²/(H_τ + λ)) + γ|T|. A cut is made only if
-    :func:`second_order_split_gain` exceeds 1e-6 (xgboost's threshold; γ is applied while
-    growing, whereas xgboost applies it afterwards by pruning cuts bottom-up).
+    XGBoost's ``min_child_weight``), its value −G/(H + λ)
+    (:func:`~prml14.trees.impurities.second_order_leaf_value`) and its impurity per unit weight
+    −½ G²/((H + λ) H), so that N_τ Q_τ = −½ G²/(H + λ) is the minimum of the objective in the
+    leaf; pruning (14.31) with these costs and λ_prune = γ is the regularised objective
+    Σ_τ (−½ G_τ²/(H_τ + λ)) + γ|T|. A cut is made only if its gain
+    (:func:`~prml14.trees.impurities.second_order_split_gain`) exceeds 1e-6 (xgboost's
+    threshold; γ is applied while growing, whereas xgboost applies it afterwards by pruning
+    cuts bottom-up).
 
     Parameters
     ----------

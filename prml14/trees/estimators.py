@@ -1,8 +1,9 @@
 """CART estimators with the scikit-learn API, Section 14.4: :class:`DecisionTreeRegressor`
 ((14.29), (14.30)) and :class:`DecisionTreeClassifier` ((14.32), (14.33)).
 
-Both grow through :func:`prml14.trees.grow_tree` (greedy, every feature and every threshold, or
-the bin edges of the histogram finder) and can then be pruned by cost complexity (14.31).
+Both grow through :func:`~prml14.trees.growing.grow_tree` (greedy, every feature and every
+threshold, or the bin edges of the histogram finder) and can then be pruned by cost complexity
+(14.31).
 Weights: every count N_τ is the total ``sample_weight`` of the region (the number of samples for
 unit weights), so a weight of 2 is the same as duplicating a row.
 """
@@ -190,8 +191,8 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     random_state : int, RandomState or None, default=None
         Only used when ``max_features`` draws feature subsets.
     splitter : {"exact", "histogram"}, default="exact"
-        The split finder of :func:`~prml14.trees.grow_tree`: every threshold between distinct
-        values, or the edges of at most ``max_bins`` quantile bins per feature.
+        The split finder of :func:`~prml14.trees.growing.grow_tree`: every threshold between
+        distinct values, or the edges of at most ``max_bins`` quantile bins per feature.
     max_bins : int in [2, 65535], default=255
         Bins per feature of the histogram finder.
 

@@ -6,7 +6,7 @@ turns the statistics of a set of samples into a weight, a value, an impurity and
 a *split finder* (the exact one of :mod:`prml14.trees.exact`, or the histogram one of
 :mod:`prml14.trees.histogram`) scores all cuts of all nodes of a level at once; and the builder
 here checks the inputs, applies the stopping rules and records the nodes in a
-:class:`~prml14.trees.Tree`.
+:class:`~prml14.trees.structure.Tree`.
 """
 
 from __future__ import annotations
@@ -49,12 +49,12 @@ def grow_tree(
     ----------
     X : array-like of shape (n_samples, n_features) or BinnedFeatures
         Finite inputs; with ``splitter="histogram"`` also features binned by
-        :func:`~prml14.trees.bin_features` (bin once, grow many trees).
+        :func:`~prml14.trees.histogram.bin_features` (bin once, grow many trees).
     statistics : array-like of shape (n_samples, n_stats)
-        The statistics of every sample, as made by ``criterion.statistics(...)``: (w, w t, w t²)
-        for :class:`~prml14.trees.SquaredError`, w · one-hot(t) for the class criteria,
-        (g, h) for :class:`~prml14.trees.SecondOrder`. The sample weights they imply must be
-        non-negative with a positive sum.
+        The statistics of every sample, as made by ``criterion.statistics(...)``:
+        (w, w t, w t²) for :class:`~prml14.trees.criteria.SquaredError`, w · one-hot(t) for the
+        class criteria, (g, h) for :class:`~prml14.trees.criteria.SecondOrder`. The sample
+        weights they imply must be non-negative with a positive sum.
     criterion : criterion object
         One of :mod:`prml14.trees.criteria`.
     max_depth : int >= 1 or None, default=None
@@ -64,8 +64,9 @@ def grow_tree(
     min_samples_leaf : int >= 1, default=1
         The fewest samples a child may have.
     min_weight_leaf : float >= 0, default=0.0
-        The least weight N_τ a child may have (for :class:`~prml14.trees.SecondOrder`, the sum
-        of Hessians: XGBoost's ``min_child_weight``).
+        The least weight N_τ a child may have (for
+        :class:`~prml14.trees.criteria.SecondOrder`, the sum of Hessians: XGBoost's
+        ``min_child_weight``).
     min_impurity_decrease : float >= 0, default=0.0
         A node is cut only if (N_τ/N)(Q_τ − (N_L/N_τ) Q_L − (N_R/N_τ) Q_R) reaches this value.
     max_features : int >= 1 or None, default=None
