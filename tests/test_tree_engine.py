@@ -312,3 +312,20 @@ def test_pruning_costs_by_hand():
     np.testing.assert_allclose(pruning_costs(clf.tree_), [30 / 8, 0.0, 0.0])
     with pytest.raises(ValueError, match="cost must be"):
         pruning_costs(clf.tree_, "gini")
+
+
+@pytest.mark.parametrize("max_cells", [2**22, 2000, 1])
+def test_histogram_finder_without_room_for_every_histogram(monkeypatch, max_cells):
+    # with little room, the nodes of a level are scanned in blocks and their histograms summed
+    # from their rows instead of subtracted from their parents': the same fully grown tree
+    import prml14.trees.histogram as histogram
+
+    monkeypatch.setattr(histogram, "_MAX_CELLS", max_cells)
+    X, _ = few_values(n=300)
+    # integer targets: every sum is exact, so even tied cuts are broken the same way
+    t = np.random.default_rng(10).integers(0, 8, size=300).astype(float)
+    stats = SquaredError().statistics(t, np.ones(len(t)))
+    exact = grow_tree(X, stats, SquaredError())
+    hist = grow_tree(X, stats, SquaredError(), splitter="histogram", max_bins=40)
+    assert exact.node_count > 200
+    assert_same_tree(hist, exact, thresholds=False)

@@ -7,7 +7,10 @@ level, the statistics are summed per feature and bin with one ``np.bincount`` ov
 of the level (the memory is statistics × nodes × features × bins, never samples × features per
 node), the bins are swept with a cumulative sum, and a cut after bin b sends ``x <= edge_b``
 left. Of the two children of a cut only the smaller one is summed from its samples; the other
-histogram is the parent's minus it.
+histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells are held at once: a
+level with more nodes is scanned in blocks, each summed from its own samples. The finder suits
+shallow trees (boosting); deep trees have many small nodes whose histograms are mostly empty,
+and the exact finder grows them faster.
 
 When no feature has more than ``max_bins`` distinct values the histogram finder makes the same
 cuts as the exact finder (:mod:`prml14.trees.exact`): the same features, the same partition of
@@ -27,6 +30,9 @@ from sklearn.utils.validation import check_array
 from ._nodes import _decide, _draw_features, _midpoints
 
 __all__ = ["BinnedFeatures", "bin_features"]
+
+# the most histogram cells (statistics × nodes × features × bins) held at once
+_MAX_CELLS = 2**22
 
 
 @dataclass
@@ -114,6 +120,28 @@ def _histograms(offsets, chan, rows, local, n_nodes, n_cells, count_only):
     return np.stack(out).reshape(len(out), n_nodes, n_cells)
 
 
+def _children_histograms(
+    hist, offsets, chan, rows, child, parents, cntL, cntR, kids, active, cells, positive
+):
+    """Histograms of the next level's nodes ``kids`` (children 2s, 2s + 1 of the ``parents``):
+    the smaller child of each pair summed from its rows, the other one by subtraction."""
+    S2 = 2 * hist.shape[1]
+    small = 2 * parents + (cntR[parents] < cntL[parents])
+    small_idx = np.full(S2, -1, dtype=np.intp)
+    small_idx[small] = np.arange(parents.size)
+    in_small = small_idx[child] >= 0
+    hist_small = _histograms(
+        offsets, chan, rows[in_small], small_idx[child[in_small]], parents.size, cells, positive
+    )
+    hist_large = hist[:, parents] - hist_small
+    pair_of_kid = np.repeat(np.arange(parents.size), 2)[active]
+    is_small = np.isin(kids, small)
+    out = np.empty((hist.shape[0], kids.size, cells))
+    out[:, is_small] = hist_small[:, pair_of_kid[is_small]]
+    out[:, ~is_small] = hist_large[:, pair_of_kid[~is_small]]
+    return out
+
+
 def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease, n_feat, rng):
     """Grow a tree on binned features from ``stats`` (n_stats, N) into ``recorder``."""
     crit = recorder.criterion
@@ -128,9 +156,9 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     msl, mwl = max(recorder.min_samples_leaf, 1), recorder.min_weight_leaf
     score_ch, wc = list(crit.score_channels), crit.weight_channel
     n_score = len(score_ch)
-    scan = score_ch if (wc is None or unit_weight is not None) else score_ch + [wc]
-    chan = stats[scan]
-    cnt_ch = len(scan)  # the channel of the counts
+    scan_ch = score_ch if (wc is None or unit_weight is not None) else score_ch + [wc]
+    chan = stats[scan_ch]
+    cnt_ch = len(scan_ch)  # the channel of the counts
     w_all = crit.node_weight(stats)
     positive = (w_all > 0).astype(float) if np.any(w_all <= 0) else None
 
@@ -138,17 +166,12 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     W_root = W[0]
     if not splittable[0]:
         return
-    rows = np.arange(N)
-    local = np.zeros(N, dtype=np.intp)  # active node of every row of ``rows``
-    hist = _histograms(offsets, chan, None, None, 1, cells, positive)
-    seg_node, seg_imp, seg_W = ids[:1], imp[:1], W[:1]
-    depth = 0
-    while seg_node.size:
-        S = seg_node.size
-        h = hist.reshape(-1, S, D, B)
+    n_chan = len(scan_ch) + 1 + (positive is not None)
+
+    def scan(h):
+        """Best bin (first of the ties) and its score for every node and feature of ``h``."""
         left = np.cumsum(h, axis=3)
-        tot = left[:, :, 0, -1]  # (C, S)
-        right = tot[:, :, None, None] - left
+        right = left[:, :, :1, -1:] - left  # the node's total minus the left sums
         cnt_l, cnt_r = left[cnt_ch], right[cnt_ch]
         if unit_weight is not None:
             WL, WR = unit_weight * cnt_l, unit_weight * cnt_r
@@ -165,8 +188,30 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         if mwl > 0:
             invalid |= (WL < mwl) | (WR < mwl)
         np.copyto(score, -np.inf, where=invalid)
-        best_bin = np.argmax(score, axis=2)  # (S, D): the first best bin
-        seg_best = np.take_along_axis(score, best_bin[:, :, None], axis=2)[:, :, 0].T
+        bb = np.argmax(score, axis=2)  # (S, D)
+        return bb, np.take_along_axis(score, bb[:, :, None], axis=2)[:, :, 0].T
+
+    rows = np.arange(N)
+    local = np.zeros(N, dtype=np.intp)  # active node of every row of ``rows``
+    hist = _histograms(offsets, chan, None, None, 1, cells, positive)
+    seg_node, seg_imp, seg_W = ids[:1], imp[:1], W[:1]
+    depth = 0
+    while seg_node.size:
+        S = seg_node.size
+        # the nodes' best bin and score per feature, a block of nodes at a time
+        block = max(1, _MAX_CELLS // (n_chan * cells))
+        best_bin = np.empty((S, D), dtype=np.intp)
+        seg_best = np.empty((D, S))
+        for lo in range(0, S, block):
+            hi = min(S, lo + block)
+            if hist is not None:
+                h = hist[:, lo:hi]
+            else:  # too many nodes to keep their histograms: sum these nodes' rows
+                sel = (local >= lo) & (local < hi)
+                h = _histograms(
+                    offsets, chan, rows[sel], local[sel] - lo, hi - lo, cells, positive
+                )
+            best_bin[lo:hi], seg_best[:, lo:hi] = scan(h.reshape(n_chan, hi - lo, D, B))
         seg_best = _draw_features(seg_best, n_feat, rng)  # (D, S)
         best_f = np.argmax(seg_best, axis=0)  # ties: the lowest feature index
         found = np.isfinite(seg_best[best_f, np.arange(S)])
@@ -202,30 +247,25 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         active = np.column_stack([lsplit[pair], rsplit[pair]]).ravel()
         kids = np.column_stack([2 * sp[pair], 2 * sp[pair] + 1]).ravel()[active]
         slot_of[kids] = np.arange(kids.size)
-        # histograms: the smaller child of each pair from its rows, the other by subtraction
-        small_right = cntR[sp[pair]] < cntL[sp[pair]]
-        small = 2 * sp[pair] + small_right
-        small_idx = np.full(2 * S, -1, dtype=np.intp)
-        small_idx[small] = np.arange(pair.size)
-        in_small = small_idx[child] >= 0
-        hist_small = _histograms(
-            offsets,
-            chan,
-            rows[in_small],
-            small_idx[child[in_small]],
-            pair.size,
-            cells,
-            positive,
-        )
-        hist_large = hist[:, sp[pair]] - hist_small
-        new_hist = np.empty((hist.shape[0], kids.size, cells))
-        is_small = np.isin(kids, small)
-        pair_of_kid = np.repeat(np.arange(pair.size), 2)[active]
-        new_hist[:, is_small] = hist_small[:, pair_of_kid[is_small]]
-        new_hist[:, ~is_small] = hist_large[:, pair_of_kid[~is_small]]
         keep = slot_of[child] >= 0
+        if hist is not None and kids.size * n_chan * cells <= _MAX_CELLS:
+            hist = _children_histograms(
+                hist,
+                offsets,
+                chan,
+                rows,
+                child,
+                sp[pair],
+                cntL,
+                cntR,
+                kids,
+                active,
+                cells,
+                positive,
+            )
+        else:
+            hist = None
         rows, local = rows[keep], slot_of[child[keep]]
-        hist = new_hist
         interleaved = np.column_stack([np.arange(k), np.arange(k) + k]).ravel()
         kid = interleaved[np.column_stack([lsplit, rsplit]).ravel()]
         seg_node, seg_imp, seg_W = cids[kid], cimp[kid], cW[kid]
