@@ -12,7 +12,7 @@ targets). It times
 
 Usage::
 
-    python benchmarks/bench_trees.py            # the full table (a few minutes: scikit-learn's path dominates)
+    python benchmarks/bench_trees.py            # the full table (minutes: sklearn's path)
     python benchmarks/bench_trees.py --quick    # a small smoke run (seconds)
 """
 
@@ -21,13 +21,12 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from _timing import timed
 from sklearn.tree import DecisionTreeRegressor as SklearnTree
 from sklearn.tree._tree import ccp_pruning_path
 from threadpoolctl import threadpool_limits
 
-from _timing import timed
-
-from prml14 import DecisionTreeRegressor, weakest_link_path
+from prml14 import DecisionTreeRegressor, pruning_costs, weakest_link_path
 
 
 def data(n_samples, n_features, seed=0):
@@ -41,15 +40,17 @@ def run(n, d, repeats):
     X, t = data(n, d)
     rows = []
     for depth in (4, 8, None):
-        t_sk, sk = timed(lambda: SklearnTree(max_depth=depth).fit(X, t), repeats)
-        t_ours, ours = timed(lambda: DecisionTreeRegressor(max_depth=depth).fit(X, t), repeats)
+        t_sk, sk = timed(lambda depth=depth: SklearnTree(max_depth=depth).fit(X, t), repeats)
+        t_ours, ours = timed(
+            lambda depth=depth: DecisionTreeRegressor(max_depth=depth).fit(X, t), repeats
+        )
         same = np.allclose(ours.predict(X), sk.predict(X), rtol=1e-9, atol=1e-12)
         label = f"fit, max_depth={depth}" if depth else "fit, full depth"
         rows.append(
             (f"{label} ({ours.tree_.node_count} nodes)", t_sk, t_ours, "yes" if same else "NO")
         )
     # pruning path of the full-depth trees (the last pair fitted above)
-    costs = ours._pruning_costs(ours.tree_)
+    costs = pruning_costs(ours.tree_)
     t_ours, path = timed(lambda: weakest_link_path(ours.tree_, costs), repeats)
     t_sk, ref = timed(lambda: ccp_pruning_path(sk.tree_), 1)
     same = len(path.lambdas) == len(ref["ccp_alphas"]) and np.allclose(

@@ -125,13 +125,18 @@ from .mixtures import (
 from .trees import (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
+    cost_complexity,
     cross_entropy_impurity,
+    cross_validate_ccp_lambda,
     gini_impurity,
+    grow_tree,
     leaf_value,
     misclassification_impurity,
+    prune_to_lambda,
+    pruning_costs,
     sum_of_squares,
+    weakest_link_path,
 )
-from .pruning import cost_complexity, cross_validate_ccp_lambda, prune_to_lambda, weakest_link_path
 from .experts import (
     HierarchicalMixtureOfExperts,
     MixtureOfExperts,

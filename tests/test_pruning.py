@@ -13,7 +13,7 @@ from prml14 import (
     prune_to_lambda,
     weakest_link_path,
 )
-from prml14.trees import TREE_LEAF
+from prml14.trees import TREE_LEAF, pruning_costs
 from tests.test_trees import tie_free_classification, tie_free_regression
 
 
@@ -86,14 +86,14 @@ def test_pruned_tree_minimises_cost_complexity_brute_force():
     X, t = tie_free_regression(n=60, d=3, seed=4)
     model = DecisionTreeRegressor(max_depth=3).fit(X, t)
     tree = model.tree_
-    costs = model._pruning_costs(tree)
+    costs = pruning_costs(tree)
     for lam in [0.0, 0.5, 2.0, 5.0, 20.0, 1e3]:
         best = min(
-            cost_complexity(model._pruning_costs(sub)[sub.children_left == TREE_LEAF], lam)
+            cost_complexity(pruning_costs(sub)[sub.children_left == TREE_LEAF], lam)
             for sub in (tree.subtree(m) for m in all_prunings(tree))
         )
         pruned = prune_to_lambda(tree, costs, lam)
-        got = cost_complexity(model._pruning_costs(pruned)[pruned.children_left == TREE_LEAF], lam)
+        got = cost_complexity(pruning_costs(pruned)[pruned.children_left == TREE_LEAF], lam)
         assert got == pytest.approx(best, rel=1e-12)
 
 
@@ -102,7 +102,7 @@ def test_pruned_tree_minimises_cost_complexity_brute_force():
 def test_path_costs_are_the_leaf_sums_of_squares():
     X, t = tie_free_regression(n=200)
     model = DecisionTreeRegressor().fit(X, t)
-    path = weakest_link_path(model.tree_, model._pruning_costs(model.tree_))
+    path = weakest_link_path(model.tree_, pruning_costs(model.tree_))
     assert np.all(np.diff(path.lambdas) >= -1e-12) and np.all(np.diff(path.n_leaves) < 0)
     for step in [0, 5, 50, len(path.collapsed) // 2, len(path.collapsed)]:
         lam = path.lambdas[step] * (1 + 1e-9)
@@ -177,7 +177,7 @@ def test_cross_validation_helper_for_classifiers_refits_each_fold():
     res = cross_validate_ccp_lambda(est, X, y, cv=4, n_lambdas=8, random_state=1)
     assert res["lambdas"].size <= 8 and res["lambdas"][0] == 0.0
     folds = list(StratifiedKFold(4, shuffle=True, random_state=1).split(X, y))
-    for lam, cv_error in zip(res["lambdas"], res["cv_error"]):
+    for lam, cv_error in zip(res["lambdas"], res["cv_error"], strict=True):
         errors = [
             np.mean(est.set_params(ccp_lambda=lam).fit(X[tr], y[tr]).predict(X[te]) != y[te])
             for tr, te in folds

@@ -376,14 +376,14 @@ def test_leaf_boxes_tile_the_square_and_contain_their_points():
     import matplotlib.pyplot as plt
 
     from prml14.datasets import make_five_regions
-    from prml14.tree_plotting import leaf_boxes, leaf_letters, plot_partition, plot_tree_diagram
+    from prml14.trees.plotting import leaf_boxes, leaf_letters, plot_partition, plot_tree_diagram
 
     X, t, _ = make_five_regions(n_samples=300, random_state=0)
     model = DecisionTreeRegressor(max_depth=4).fit(X, t)
     boxes = leaf_boxes(model, [[0, 1], [0, 1]])
     assert set(boxes) == set(np.flatnonzero(model.tree_.children_left < 0))
     assert sum(np.prod(b[:, 1] - b[:, 0]) for b in boxes.values()) == pytest.approx(1.0)
-    for x, leaf in zip(X, model.apply(X)):
+    for x, leaf in zip(X, model.apply(X), strict=True):
         assert np.all((boxes[leaf][:, 0] <= x) & (x <= boxes[leaf][:, 1]))
     assert sorted(leaf_letters(model).values())[:3] == ["A", "B", "C"]
     fig, (a, b) = plt.subplots(1, 2)

@@ -31,9 +31,10 @@ import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from ._equations import implements
+from .._equations import implements
 
 __all__ = [
+    "pruning_costs",
     "cost_complexity",
     "PruningPath",
     "weakest_link_path",
@@ -56,6 +57,7 @@ def cost_complexity(leaf_costs, lam):
     Returns
     -------
     float
+        C(T).
     """
     leaf_costs = np.asarray(leaf_costs, dtype=float)
     if leaf_costs.ndim != 1 or leaf_costs.size == 0:
@@ -65,11 +67,45 @@ def cost_complexity(leaf_costs, lam):
     return float(leaf_costs.sum() + lam * leaf_costs.size)
 
 
+@implements("14.30", "14.31")
+def pruning_costs(tree, cost="impurity"):
+    """The cost N_τ Q_τ of every node of a tree as if it were a leaf: the terms of (14.31).
+
+    Parameters
+    ----------
+    tree : prml14.trees.Tree
+        A fitted tree.
+    cost : {"impurity", "misclassification"}, default="impurity"
+        ``"impurity"``: N_τ times the impurity the tree grew with (the residual sum of squares
+        (14.30) of a regression tree; N_τ times (14.32) or (14.33) for a classification tree;
+        −½ G²/(H + λ) for a second-order tree). ``"misclassification"``: the weight of the
+        training points the node's majority class misclassifies, N_τ (1 − max_k p_τk)
+        (classification trees only).
+
+    Returns
+    -------
+    ndarray of shape (n_nodes,)
+        N_τ Q_τ of every node.
+    """
+    if cost == "impurity":
+        return tree.weighted_n_node_samples * tree.impurity
+    if cost == "misclassification":
+        return tree.weighted_n_node_samples * (1.0 - tree.value.max(axis=1))
+    raise ValueError(f"cost must be 'impurity' or 'misclassification', got {cost!r}")
+
+
+def _estimator_costs(estimator, tree):
+    """The node costs a fitted tree estimator prunes with (its ``pruning_criterion``)."""
+    if getattr(estimator, "pruning_criterion", "same") == "misclassification":
+        return pruning_costs(tree, "misclassification")
+    return pruning_costs(tree)
+
+
 @dataclass
 class PruningPath:
     """The weakest-link pruning path of a tree.
 
-    Attributes
+    Parameters
     ----------
     lambdas : ndarray of shape (n_steps + 1,)
         0 followed by the g value of every collapse, in order (non-decreasing, never negative:
@@ -117,6 +153,7 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
     Returns
     -------
     PruningPath
+        The breakpoints, the costs and sizes of the subtrees, and the collapsed nodes.
     """
     node_costs = np.asarray(node_costs, dtype=float)
     if node_costs.shape != (tree.node_count,):
@@ -132,7 +169,7 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
     nl = n_leaves_arr.tolist()
     inner = np.flatnonzero(tree.children_left >= 0)
     g0 = (node_costs[inner] - R_branch_arr[inner]) / (n_leaves_arr[inner] - 1)
-    heap = list(zip(g0.tolist(), inner.tolist()))
+    heap = list(zip(g0.tolist(), inner.tolist(), strict=True))
     heapq.heapify(heap)
     alive = [True] * tree.node_count  # still in the subtree and still internal
     for i in np.flatnonzero(tree.children_left < 0).tolist():
@@ -186,12 +223,16 @@ def prune_to_lambda(tree, node_costs, lam):
     Parameters
     ----------
     tree : prml14.trees.Tree
+        The fully grown tree.
     node_costs : ndarray of shape (n_nodes,)
+        N_τ Q_τ of every node as if it were a leaf (:func:`pruning_costs`).
     lam : float >= 0
+        The complexity parameter λ.
 
     Returns
     -------
     prml14.trees.Tree
+        The pruned tree.
     """
     if not np.isfinite(lam) or lam < 0:
         raise ValueError(f"lam must be a finite non-negative number, got {lam}")
@@ -222,9 +263,14 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
     ----------
     estimator : DecisionTreeRegressor or DecisionTreeClassifier
         Unfitted; its ``ccp_lambda`` is ignored.
-    X, y : arrays
+    X : array-like of shape (n_samples, n_features)
+        Inputs.
+    y : array-like of shape (n_samples,)
+        Targets.
     cv : int >= 2, default=5
+        The number of folds.
     n_lambdas : int >= 1, default=40
+        The largest number of candidate λ.
     random_state : int or None
         Shuffles the folds.
 
@@ -242,7 +288,7 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
     base = clone(estimator).set_params(ccp_lambda=0.0)
     full = clone(base).fit(X, y)
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    path = weakest_link_path(full.tree_, full._pruning_costs(full.tree_))
+    path = weakest_link_path(full.tree_, _estimator_costs(full, full.tree_))
     bps = np.unique(path.lambdas)
     mids = np.sqrt(bps[:-1] * bps[1:]) if bps.size > 1 else np.array([])
     candidates = np.unique(np.concatenate([[0.0], mids, [bps[-1]]]))
@@ -256,7 +302,7 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
     errors = np.empty((cv, candidates.size))
     for f, (tr, te) in enumerate(splitter.split(X, y)):
         model = clone(base).fit(X[tr], y[tr])
-        fold_path = weakest_link_path(model.tree_, model._pruning_costs(model.tree_))
+        fold_path = weakest_link_path(model.tree_, _estimator_costs(model, model.tree_))
         # candidates are increasing: collapse the prefix of the path with g <= λ
         n_steps = np.searchsorted(fold_path.lambdas[1:], candidates, side="right")
         for c, steps in enumerate(n_steps):

@@ -17,8 +17,8 @@ from matplotlib.patches import Rectangle
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
-from .plotting import COMPONENT_COLORS, ROLE_COLORS
-from .trees import TREE_LEAF
+from ..plotting import COMPONENT_COLORS, ROLE_COLORS
+from .structure import TREE_LEAF
 
 __all__ = ["leaf_letters", "leaf_boxes", "plot_partition", "plot_tree_diagram"]
 
@@ -43,6 +43,11 @@ def _leaves_left_to_right(tree):
 def leaf_letters(model):
     """Letters A, B, C, ... for the leaves of a fitted tree, left to right.
 
+    Parameters
+    ----------
+    model : DecisionTreeRegressor or DecisionTreeClassifier
+        A fitted tree.
+
     Returns
     -------
     dict of int to str
@@ -64,7 +69,8 @@ def leaf_boxes(model, bounds):
 
     Parameters
     ----------
-    model : fitted DecisionTreeRegressor or DecisionTreeClassifier with two features
+    model : DecisionTreeRegressor or DecisionTreeClassifier
+        A tree fitted on two features.
     bounds : ((x1_min, x1_max), (x2_min, x2_max))
         The box drawn for the whole input space.
 
@@ -76,7 +82,8 @@ def leaf_boxes(model, bounds):
     tree = _tree(model)
     if model.n_features_in_ != 2:
         raise ValueError(
-            f"the tree must be fitted on 2 features to draw a partition, got {model.n_features_in_}"
+            "the tree must be fitted on 2 features to draw a partition, "
+            f"got {model.n_features_in_}"
         )
     boxes, stack = {}, [(0, np.asarray(bounds, dtype=float))]
     while stack:
@@ -109,11 +116,13 @@ def plot_partition(
 
     Parameters
     ----------
-    model : fitted tree with two features
+    model : DecisionTreeRegressor or DecisionTreeClassifier
+        A tree fitted on two features.
     X, y : arrays, optional
         Points to scatter on top (classes coloured with the book's palette; regression targets
         with the colour map).
     ax : matplotlib Axes, optional
+        Where to draw (default: the current Axes).
     bounds : ((x1_min, x1_max), (x2_min, x2_max)), optional
         Defaults to the range of X (or of the thresholds) with a small margin.
     label_regions, label_thresholds : bool
@@ -121,10 +130,12 @@ def plot_partition(
     fill : bool
         Shade each region by its prediction (class colour, or value on the colour map).
     feature_names : pair of str
+        Axis labels.
 
     Returns
     -------
     matplotlib Axes
+        The Axes drawn on.
     """
     tree = _tree(model)
     if ax is None:
@@ -230,17 +241,21 @@ def plot_tree_diagram(model, *, ax=None, feature_names=None, show_thresholds="na
 
     Parameters
     ----------
-    model : fitted DecisionTreeRegressor or DecisionTreeClassifier
+    model : DecisionTreeRegressor or DecisionTreeClassifier
+        A fitted tree.
     ax : matplotlib Axes, optional
+        Where to draw (default: the current Axes).
     feature_names : list of str, optional
         Defaults to x_1, x_2, ...
     show_thresholds : {"names", "values"}
         Write θ_i or the numerical thresholds.
     decimals : int
+        Decimals of the printed thresholds and values.
 
     Returns
     -------
     matplotlib Axes
+        The Axes drawn on.
     """
     tree = _tree(model)
     if show_thresholds not in ("names", "values"):
