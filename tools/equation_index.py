@@ -5,9 +5,11 @@ Run from the repository root (``make generated`` does)::
     python tools/equation_index.py           # rewrite the generated files
     python tools/equation_index.py --check   # exit 1 if any generated file is out of date
 
-Sources: the ``(eq-14-NN)=`` targets in ``book/*.md`` (where each equation is derived), the
+Sources: the ``(eq-14-NN)=`` and ``(eq-b-NN)=`` targets in ``book/*.md`` (where each equation is
+derived), the
 ``implements`` registry of the installed ``prml14`` (what computes it), the
-``pytest.mark.equation`` marks in ``tests/`` and the ``equation("14.NN")`` checks in the pages.
+``pytest.mark.equation`` marks in ``tests/`` and the ``equation("14.NN")`` / ``equation("B.NN")``
+checks in the pages.
 """
 
 from __future__ import annotations
@@ -20,14 +22,14 @@ import sys
 from pathlib import Path
 
 import prml14
-from prml14._equations import EQUATIONS, registry
+from prml14._equations import EQUATIONS, equation_key, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 TESTS = ROOT / "tests"
 
-TARGET = re.compile(r"^\(eq-14-(\d+)\)=\s*$", re.M)
-NUMBER = re.compile(r"""["'](14\.\d+)["']""")
+TARGET = re.compile(r"^\(eq-(14|b)-(\d+)\)=\s*$", re.M)
+NUMBER = re.compile(r"""["']((?:14|B)\.\d+)["']""")
 PAGE_CHECK = re.compile(r"equation\(([^)]*)\)")
 TITLE = re.compile(r"^# (.+)$", re.M)
 STATUS = re.compile(r"(<!-- status:start -->\n)(?:.*?\n)?(<!-- status:end -->)", re.S)
@@ -59,11 +61,12 @@ def book_pages():
 
 
 def derivations(pages):
-    """Map each equation number to the pages holding its ``(eq-14-NN)=`` target."""
+    """Map each equation number to the pages holding its ``(eq-14-NN)=``/``(eq-b-NN)=`` target."""
     found = {}
     for name, text in pages.items():
         for match in TARGET.finditer(text):
-            found.setdefault(f"14.{match.group(1)}", []).append(name)
+            series = "14" if match.group(1) == "14" else "B"
+            found.setdefault(f"{series}.{match.group(2)}", []).append(name)
     return found
 
 
@@ -135,6 +138,23 @@ def _object(name):
     return f"`{name}`"
 
 
+def _index_rows(numbers, derived, implemented, tests, checks):
+    rows = [
+        "| equation | derived in | implemented by | tested by | checked in page |",
+        "|---|---|---|---|---|",
+    ]
+    for number in numbers:
+        where = derived.get(number, [])
+        target = "eq-" + number.replace(".", "-").replace("B-", "b-")
+        eq = f"[({number})]({target})" if where else f"({number})"
+        page = ", ".join(f"{{doc}}`{name}`" for name in where) or "—"
+        code = "<br>".join(_object(n) for n in implemented.get(number, ())) or "—"
+        test = "<br>".join(f"`{t}`" for t in tests.get(number, [])) or "—"
+        check = ", ".join(f"{{doc}}`{name}`" for name in checks.get(number, [])) or "—"
+        rows.append(f"| {eq} | {page} | {code} | {test} | {check} |")
+    return rows
+
+
 def equation_index_page(pages):
     derived, implemented = derivations(pages), registry()
     tests, checks = marked_tests(), page_checks(pages)
@@ -146,17 +166,19 @@ def equation_index_page(pages):
         "computes it (the `implements` tags) and which tests check it (`pytest.mark.equation` in "
         "`tests/`, and the checks inside the pages). A dash marks what is still missing.\n",
         f"**Status:** {status_text(counts)}\n",
-        "| equation | derived in | implemented by | tested by | checked in page |",
-        "|---|---|---|---|---|",
+        *_index_rows(EQUATIONS, derived, implemented, tests, checks),
     ]
-    for number in EQUATIONS:
-        where = derived.get(number, [])
-        eq = f"[({number})](eq-{number.replace('.', '-')})" if where else f"({number})"
-        page = ", ".join(f"{{doc}}`{name}`" for name in where) or "—"
-        code = "<br>".join(_object(n) for n in implemented.get(number, ())) or "—"
-        test = "<br>".join(f"`{t}`" for t in tests.get(number, [])) or "—"
-        check = ", ".join(f"{{doc}}`{name}`" for name in checks.get(number, [])) or "—"
-        lines.append(f"| {eq} | {page} | {code} | {test} | {check} |")
+    beyond = sorted(
+        {n for d in (derived, implemented, tests) for n in d if n.startswith("B.")},
+        key=equation_key,
+    )
+    if beyond:
+        lines += [
+            "\n## Beyond the chapter\n",
+            'The equations of the part "Beyond the chapter", numbered (B.1), (B.2), ... across '
+            "its pages.\n",
+            *_index_rows(beyond, derived, implemented, tests, checks),
+        ]
     return "\n".join(lines) + "\n"
 
 
