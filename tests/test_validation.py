@@ -8,7 +8,7 @@ import pytest
 from prml14 import (
     AdaBoostClassifier,
     DecisionStump,
-    MixtureOfExperts,
+    MixtureOfExpertsClassifier,
     MixtureOfLogisticRegressions,
 )
 from prml14._validation import binary_targets, fitted_binary_targets
@@ -17,7 +17,7 @@ BINARY = [
     DecisionStump(),
     AdaBoostClassifier(n_estimators=3),
     MixtureOfLogisticRegressions(2, random_state=0, l2=1e-2),
-    MixtureOfExperts(2, expert="logistic", random_state=0),
+    MixtureOfExpertsClassifier(2, random_state=0),
 ]
 
 
@@ -58,13 +58,20 @@ def test_binary_classifiers_agree_on_labels(model):
 def test_density_methods_take_X_and_y_everywhere(method):
     import inspect
 
-    from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
+    from prml14 import (
+        HierarchicalMixtureOfExpertsClassifier,
+        HierarchicalMixtureOfExpertsRegressor,
+        MixtureOfExpertsRegressor,
+        MixtureOfLinearRegressions,
+    )
 
     for cls in (
         MixtureOfLinearRegressions,
         MixtureOfLogisticRegressions,
-        MixtureOfExperts,
-        HierarchicalMixtureOfExperts,
+        MixtureOfExpertsRegressor,
+        MixtureOfExpertsClassifier,
+        HierarchicalMixtureOfExpertsRegressor,
+        HierarchicalMixtureOfExpertsClassifier,
     ):
         if hasattr(cls, method):
             assert list(inspect.signature(getattr(cls, method)).parameters) == [
@@ -102,22 +109,32 @@ def test_random_state_params_finds_nested_ones_and_ensembles_seed_them():
 
 
 def test_too_many_components_name_the_parameter():
-    from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
+    from prml14 import (
+        HierarchicalMixtureOfExpertsClassifier,
+        HierarchicalMixtureOfExpertsRegressor,
+        MixtureOfExpertsRegressor,
+        MixtureOfLinearRegressions,
+    )
 
     X, y = np.arange(6.0)[:, None], np.arange(6.0)
     labels = np.arange(6) % 2
     for model, target, message in [
         (MixtureOfLinearRegressions(7), y, "n_components=7 must be <= n_samples=6"),
         (MixtureOfLogisticRegressions(7), labels, "n_components=7 must be <= n_samples=6"),
-        (MixtureOfExperts(7), y, "n_components=7 experts must be <= n_samples=6"),
+        (MixtureOfExpertsRegressor(7), y, "n_components=7 experts must be <= n_samples=6"),
         (
-            MixtureOfExperts(7, expert="logistic"),
+            MixtureOfExpertsClassifier(7),
             labels,
             "n_components=7 experts must be <= n_samples=6",
         ),
         (
-            HierarchicalMixtureOfExperts(2, 3),
+            HierarchicalMixtureOfExpertsRegressor(2, 3),
             y,
+            r"branching\*\*n_levels=8 experts must be <= n_samples=6",
+        ),
+        (
+            HierarchicalMixtureOfExpertsClassifier(2, 3),
+            labels,
             r"branching\*\*n_levels=8 experts must be <= n_samples=6",
         ),
     ]:
@@ -128,7 +145,11 @@ def test_too_many_components_name_the_parameter():
 def test_convergence_warnings_point_at_the_caller():
     from sklearn.exceptions import ConvergenceWarning
 
-    from prml14 import HierarchicalMixtureOfExperts, MixtureOfLinearRegressions
+    from prml14 import (
+        HierarchicalMixtureOfExpertsRegressor,
+        MixtureOfExpertsRegressor,
+        MixtureOfLinearRegressions,
+    )
     from prml14.bma import fit_combination_weights
 
     rng = np.random.RandomState(0)
@@ -136,8 +157,8 @@ def test_convergence_warnings_point_at_the_caller():
     t = X[:, 0] + rng.normal(size=100)
     calls = [
         lambda: MixtureOfLinearRegressions(2, max_iter=1, random_state=0).fit(X, t),
-        lambda: MixtureOfExperts(2, max_iter=1, random_state=0).fit(X, t),
-        lambda: HierarchicalMixtureOfExperts(2, 1, max_iter=1, random_state=0).fit(X, t),
+        lambda: MixtureOfExpertsRegressor(2, max_iter=1, random_state=0).fit(X, t),
+        lambda: HierarchicalMixtureOfExpertsRegressor(2, 1, max_iter=1, random_state=0).fit(X, t),
         # separable labels: the IRLS M-step warns before EM does
         lambda: MixtureOfLogisticRegressions(2, random_state=0).fit(X, (X[:, 0] > 0).astype(int)),
         lambda: fit_combination_weights(np.log(rng.uniform(size=(50, 3))), max_iter=1),
