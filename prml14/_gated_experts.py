@@ -185,7 +185,7 @@ class BaseGatedExperts(BaseEstimator):
         )
         for name, value in result.params.items():
             setattr(self, f"{name}_", value)
-        if depth == 1:
+        if self._single_gate:
             self.gate_coef_ = self.gate_coefs_[0][0]
         self.responsibilities_ = result.responsibilities
         self.log_likelihood_history_ = result.log_likelihood_history
@@ -470,6 +470,7 @@ class OneGateMixin:
     """A single softmax gate over ``n_components`` experts."""
 
     _size_name = "n_components"
+    _single_gate = True  # also stores the gate as gate_coef_
     _shape_constraints: dict = {"n_components": [POSITIVE_INT]}
 
     def _tree(self):
@@ -480,6 +481,7 @@ class TreeOfGatesMixin:
     """``n_levels`` levels of gates with ``branching`` children each."""
 
     _size_name = "branching**n_levels"
+    _single_gate = False
     _shape_constraints: dict = {
         "branching": [Interval(Integral, 2, None, closed="left")],
         "n_levels": [POSITIVE_INT],

@@ -663,6 +663,8 @@ def test_bad_sample_weight_is_refused(estimator):
         estimator.fit(X, t, sample_weight=np.r_[-1.0, np.ones(19)])
     with pytest.raises(ValueError, match=r"sample_weight.shape == \(3,\), expected \(20,\)"):
         estimator.fit(X, t, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero number"):
+        estimator.fit(X, t, sample_weight=np.zeros(20))
 
 
 def test_bad_input_after_fit():
