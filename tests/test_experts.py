@@ -111,6 +111,24 @@ def test_density_is_sum_of_gated_gaussians_with_beta_as_precision():
 
 @pytest.mark.equation("14.53")
 @pytest.mark.parametrize(
+    "model", [MixtureOfExpertsClassifier(3), HierarchicalMixtureOfExpertsClassifier(3, 2)]
+)
+def test_gates_sum_to_one_and_class_probabilities_sum_to_one(model):
+    X, t, *_ = _true_moe_data(300)
+    y = np.where(t > 0, "up", "down")
+    model = _quiet_fit(clone(model).set_params(random_state=1, max_iter=30), X, y)
+    x_new = np.linspace(-3, 3, 13)[:, None]
+    gates = model.predict_gates(x_new)
+    assert gates.shape == (13, model.coef_.shape[0]) and np.all(gates >= 0)
+    np.testing.assert_allclose(gates.sum(axis=1), 1.0, atol=1e-12)
+    # p(t | x) summed over the two labels is one, and equals predict_proba
+    both = [model.predict_density(x_new, np.full(13, label)) for label in model.classes_]
+    np.testing.assert_allclose(np.sum(both, axis=0), 1.0, atol=1e-12)
+    np.testing.assert_allclose(np.column_stack(both), model.predict_proba(x_new), rtol=1e-12)
+
+
+@pytest.mark.equation("14.53")
+@pytest.mark.parametrize(
     "model", [MixtureOfExpertsRegressor(3), HierarchicalMixtureOfExpertsRegressor(3, 2)]
 )
 def test_gates_sum_to_one_and_density_integrates_to_one(model):
@@ -567,6 +585,12 @@ def test_too_many_experts_for_the_data_give_finite_parameters():
         assert np.all(np.isfinite(value))
     # variances are floored: no expert collapses onto a single point with infinite precision
     assert np.all(1 / model.precision_ >= 1e-6 * np.var(t) * (1 - 1e-12))
+    y = (t > np.median(t)).astype(int)
+    clf = _quiet_fit(
+        HierarchicalMixtureOfExpertsClassifier(2, 3, random_state=0, max_iter=20), X, y
+    )
+    for value in (clf.coef_, clf.responsibilities_, clf.objective_history_):
+        assert np.all(np.isfinite(value))
 
 
 @pytest.mark.parametrize(
@@ -663,7 +687,9 @@ def test_bad_sample_weight_is_refused(estimator):
         estimator.fit(X, t, sample_weight=np.r_[-1.0, np.ones(19)])
     with pytest.raises(ValueError, match=r"sample_weight.shape == \(3,\), expected \(20,\)"):
         estimator.fit(X, t, sample_weight=np.ones(3))
-    with pytest.raises(ValueError, match="Sample weights must contain at least one non-zero number"):
+    with pytest.raises(
+        ValueError, match="Sample weights must contain at least one non-zero number"
+    ):
         estimator.fit(X, t, sample_weight=np.zeros(20))
 
 
@@ -789,19 +815,26 @@ def test_unit_sample_weights_change_nothing_and_scaling_them_scales_the_log_like
 
 
 @pytest.mark.equation("14.53")
-def test_e_step_uses_the_input_dependent_gates():
+@pytest.mark.parametrize("role", ["regressor", "classifier"])
+def test_e_step_uses_the_input_dependent_gates(role):
     # γ_nk ∝ π_k(x_n) p_k(t_n | x_n): the gate is the prior; leaving it out gives other numbers
     X, t, *_ = _true_moe_data(300, seed=3)
-    model = MixtureOfExpertsRegressor(2, random_state=0).fit(X, t)
     Phi = np.column_stack([np.ones(len(X)), X])
+    if role == "regressor":
+        model = MixtureOfExpertsRegressor(2, random_state=0).fit(X, t)
+        experts = norm.pdf(t[:, None], Phi @ model.coef_.T, 1 / np.sqrt(model.precision_))
+    else:
+        t = (t > 0).astype(int)
+        model = _quiet_fit(MixtureOfExpertsClassifier(2, random_state=0), X, t)
+        y1 = expit(Phi @ model.coef_.T)
+        experts = np.where(t[:, None] == 1, y1, 1 - y1)  # Bernoulli experts
     gates = softmax(Phi @ model.gate_coef_, axis=1)
-    experts = norm.pdf(t[:, None], Phi @ model.coef_.T, 1 / np.sqrt(model.precision_))
     joint = gates * experts
     np.testing.assert_allclose(
         model.responsibilities(X, t),
         joint / joint.sum(axis=1, keepdims=True),
         rtol=1e-9,
-        atol=1e-300,
+        atol=1e-300 if role == "regressor" else 1e-12,  # 1 − σ(a) loses digits as σ(a) → 1
     )
     np.testing.assert_allclose(
         model.responsibilities_, joint / joint.sum(axis=1, keepdims=True), atol=1e-3
@@ -822,18 +855,14 @@ def test_badly_scaled_inputs_give_the_same_fit():
     np.testing.assert_allclose(scaled.coef_[:, 0], reference.coef_[:, 0], atol=1e-3)
 
 
-def test_em_draws_random_numbers_only_at_initialisation():
-    X, t = make_gated_regression(150, random_state=16)
+@pytest.mark.parametrize("estimator", ALL_FOUR, ids=lambda e: type(e).__name__)
+def test_em_draws_random_numbers_only_at_initialisation(estimator):
+    X, t = _data_for(estimator, 150, seed=16)
     states = []
     for max_iter in (1, 30):
         rng = np.random.RandomState(0)
-        _quiet_fit(
-            HierarchicalMixtureOfExpertsRegressor(
-                2, 2, n_init=2, max_iter=max_iter, tol=0.0, random_state=rng
-            ),
-            X,
-            t,
-        )
+        model = clone(estimator).set_params(n_init=2, max_iter=max_iter, tol=0.0, random_state=rng)
+        _quiet_fit(model, X, t)
         states.append(rng.get_state()[1])
     np.testing.assert_array_equal(states[0], states[1])
 
