@@ -293,7 +293,7 @@ def linear_experts_m_step(
     if precision not in ("per_component", "shared"):
         raise ValueError(f"precision must be 'per_component' or 'shared', got {precision!r}")
     R, total = _weighted(gamma, sample_weight)
-    t = np.asarray(t, dtype=float)
+    Phi, t = np.asarray(Phi, dtype=float), np.asarray(t, dtype=float)
     W = np.array(W, dtype=float, copy=True)
     beta = np.array(np.broadcast_to(beta, (W.shape[0],)), dtype=float)
     totals = R.sum(axis=0)
