@@ -32,11 +32,18 @@ from _timing import timed
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from threadpoolctl import threadpool_limits
 
-import prml14.experts
+import prml14.experts_core
 import prml14.mixtures
 from prml14 import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
 from prml14.conditional_mixture import affine_features
-from prml14.experts import MixtureOfExperts
+from prml14.experts import MixtureOfExpertsRegressor
+from prml14.experts_core import (
+    expert_responsibilities,
+    gaussian_expert_log_density,
+    hierarchical_gates_m_step,
+    hierarchical_log_gates,
+    linear_experts_m_step,
+)
 
 K, D = 3, 3  # components; input dimension (M = D + 1 = 4 basis functions)
 
@@ -70,30 +77,50 @@ def one_iteration(model, Phi, t, params):
     )  # M-step (14.38)/(14.42)/(14.44) or (14.50)-(14.52)
 
 
-class _ExpertsAdapter:
-    """The mixture of experts' EM iteration behind the (_e_step, _m_step) interface used here."""
+class ExpertsIteration:
+    """One EM iteration of MixtureOfExpertsRegressor, composed from the public core functions.
+
+    The same calls, with the same settings, as ``fit`` makes (E-step: gates π_k(x_n) times
+    expert densities, normalised; M-step: the experts, then the gate by soft-target Newton
+    steps), behind the (_e_step, _m_step) interface that ``one_iteration`` uses.
+    """
 
     def __init__(self, model, variance_floor):
         self.model, self.floor = model, variance_floor
 
-    def _e_step(self, Phi, t, params):  # gates π_k(x_n) times expert densities, normalised
-        return self.model._e_step(Phi, Phi, t, params)
-
-    def _m_step(self, Phi, t, gamma, params):  # experts, then gates by soft-target Newton steps
+    def _e_step(self, Phi, t, params):
         gate_coefs, coef, precision = params
-        coef, precision = self.model._m_step_experts(Phi, t, gamma, coef, precision, self.floor)
-        return self.model._m_step_gates(Phi, gamma, gate_coefs), coef, precision
+        log_gates = hierarchical_log_gates(Phi, gate_coefs)
+        gamma, log_lik = expert_responsibilities(
+            log_gates, gaussian_expert_log_density(Phi, t, coef, precision)
+        )
+        return gamma, float(log_lik.sum())
+
+    def _m_step(self, Phi, t, gamma, params):
+        gate_coefs, coef, precision = params
+        m = self.model
+        coef, precision = linear_experts_m_step(
+            Phi, t, gamma, coef, precision, l2=m.expert_l2, variance_floor=self.floor
+        )
+        gates = hierarchical_gates_m_step(
+            Phi, gamma, gate_coefs, l2=m.gate_l2, max_iter=m.inner_max_iter
+        )
+        return gates, coef, precision
 
 
 def setup_experts(X, t, seed=0):
-    """A mixture of linear experts in the middle of EM (parameters from random responsibilities)."""
-    model = MixtureOfExperts(K, max_iter=3, tol=0.0, random_state=0)
-    model.fit(X[:2000], t[:2000])
+    """A mixture of linear experts in the middle of EM (parameters from random γ)."""
+    model = MixtureOfExpertsRegressor(K)
     Phi = affine_features(X)
     gamma = np.random.default_rng(seed).dirichlet(np.ones(K), size=len(t))
-    floor = model._VARIANCE_FLOOR * float(np.var(t))
-    params = model._initial_params(Phi, Phi, t, gamma, floor)
-    return _ExpertsAdapter(model, floor), Phi, params
+    floor = 1e-6 * float(np.var(t))  # the estimator's floor on the experts' variances
+    iteration = ExpertsIteration(model, floor)
+    start = (
+        [np.zeros((1, Phi.shape[1], K))],
+        np.zeros((K, Phi.shape[1])),
+        np.full(K, 1 / np.var(t)),
+    )
+    return iteration, Phi, iteration._m_step(Phi, t, gamma, start)
 
 
 def peak_memory(function):
@@ -122,7 +149,7 @@ def count_newton_steps(model, Phi, t, params):
     steps = []
     patched = [
         (prml14.mixtures, "weighted_logistic_irls"),
-        (prml14.experts, "weighted_softmax_irls"),
+        (prml14.experts_core, "weighted_softmax_irls"),
     ]
     originals = [getattr(module, name) for module, name in patched]
 
@@ -149,7 +176,7 @@ def run(sizes, repeats):
     for kind, cls in (
         ("linear", MixtureOfLinearRegressions),
         ("logistic", MixtureOfLogisticRegressions),
-        ("experts", MixtureOfExperts),
+        ("experts", MixtureOfExpertsRegressor),
     ):
         previous = None
         for n in sizes:

@@ -137,11 +137,22 @@ from .trees import (
     sum_of_squares,
     weakest_link_path,
 )
-from .experts import (
-    HierarchicalMixtureOfExperts,
-    MixtureOfExperts,
+from .experts_core import (
+    bernoulli_expert_log_density,
     expert_responsibilities,
+    gate_m_step,
+    gaussian_expert_log_density,
+    hierarchical_gates_m_step,
     hierarchical_log_gates,
+    linear_experts_m_step,
     log_mixture_of_experts_density,
+    logistic_experts_m_step,
     mixture_of_experts_density,
+    node_posteriors,
+)
+from .experts import (
+    HierarchicalMixtureOfExpertsClassifier,
+    HierarchicalMixtureOfExpertsRegressor,
+    MixtureOfExpertsClassifier,
+    MixtureOfExpertsRegressor,
 )

@@ -11,8 +11,10 @@ from prml14 import (
     BaggingClassifier,
     BaggingRegressor,
     DecisionStump,
-    HierarchicalMixtureOfExperts,
-    MixtureOfExperts,
+    HierarchicalMixtureOfExpertsClassifier,
+    HierarchicalMixtureOfExpertsRegressor,
+    MixtureOfExpertsClassifier,
+    MixtureOfExpertsRegressor,
     MixtureOfLinearRegressions,
     MixtureOfLogisticRegressions,
 )
@@ -22,7 +24,7 @@ BINARY = [
     DecisionStump(),
     AdaBoostClassifier(n_estimators=3),
     MixtureOfLogisticRegressions(2, random_state=0, l2=1e-2),
-    MixtureOfExperts(2, expert="logistic", random_state=0),
+    MixtureOfExpertsClassifier(2, random_state=0),
 ]
 
 
@@ -63,10 +65,14 @@ DENSITY_METHODS = [
     (MixtureOfLinearRegressions, "predict_density"),
     (MixtureOfLinearRegressions, "log_likelihood"),
     (MixtureOfLogisticRegressions, "log_likelihood"),
-    (MixtureOfExperts, "predict_density"),
-    (MixtureOfExperts, "log_likelihood"),
-    (HierarchicalMixtureOfExperts, "predict_density"),
-    (HierarchicalMixtureOfExperts, "log_likelihood"),
+    (MixtureOfExpertsRegressor, "predict_density"),
+    (MixtureOfExpertsRegressor, "log_likelihood"),
+    (MixtureOfExpertsClassifier, "predict_density"),
+    (MixtureOfExpertsClassifier, "log_likelihood"),
+    (HierarchicalMixtureOfExpertsRegressor, "predict_density"),
+    (HierarchicalMixtureOfExpertsRegressor, "log_likelihood"),
+    (HierarchicalMixtureOfExpertsClassifier, "predict_density"),
+    (HierarchicalMixtureOfExpertsClassifier, "log_likelihood"),
 ]
 
 
@@ -126,15 +132,20 @@ def test_too_many_components_name_the_parameter():
     for model, target, message in [
         (MixtureOfLinearRegressions(7), y, "n_components=7 must be <= n_samples=6"),
         (MixtureOfLogisticRegressions(7), labels, "n_components=7 must be <= n_samples=6"),
-        (MixtureOfExperts(7), y, "n_components=7 experts must be <= n_samples=6"),
+        (MixtureOfExpertsRegressor(7), y, "n_components=7 experts must be <= n_samples=6"),
         (
-            MixtureOfExperts(7, expert="logistic"),
+            MixtureOfExpertsClassifier(7),
             labels,
             "n_components=7 experts must be <= n_samples=6",
         ),
         (
-            HierarchicalMixtureOfExperts(2, 3),
+            HierarchicalMixtureOfExpertsRegressor(2, 3),
             y,
+            r"branching\*\*n_levels=8 experts must be <= n_samples=6",
+        ),
+        (
+            HierarchicalMixtureOfExpertsClassifier(2, 3),
+            labels,
             r"branching\*\*n_levels=8 experts must be <= n_samples=6",
         ),
     ]:
@@ -152,8 +163,8 @@ def test_convergence_warnings_point_at_the_caller():
     t = X[:, 0] + rng.normal(size=100)
     calls = [
         lambda: MixtureOfLinearRegressions(2, max_iter=1, random_state=0).fit(X, t),
-        lambda: MixtureOfExperts(2, max_iter=1, random_state=0).fit(X, t),
-        lambda: HierarchicalMixtureOfExperts(2, 1, max_iter=1, random_state=0).fit(X, t),
+        lambda: MixtureOfExpertsRegressor(2, max_iter=1, random_state=0).fit(X, t),
+        lambda: HierarchicalMixtureOfExpertsRegressor(2, 1, max_iter=1, random_state=0).fit(X, t),
         # separable labels: the IRLS M-step warns before EM does
         lambda: MixtureOfLogisticRegressions(2, random_state=0).fit(X, (X[:, 0] > 0).astype(int)),
         lambda: fit_combination_weights(np.log(rng.uniform(size=(50, 3))), max_iter=1),
