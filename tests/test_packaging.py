@@ -161,3 +161,15 @@ def test_installed_scikit_learn_lies_within_the_declared_bounds():
     assert requirement.specifier.contains(Version(sklearn.__version__), prereleases=True), (
         f"scikit-learn {sklearn.__version__} is outside {requirement.specifier}"
     )
+
+
+def test_every_subpackage_is_installed():
+    from setuptools import find_packages
+
+    include = PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
+    found = set(find_packages(where=str(ROOT), include=include))
+    on_disk = {
+        ".".join(path.parent.relative_to(ROOT).parts)
+        for path in (ROOT / "prml14").rglob("__init__.py")
+    }
+    assert on_disk and on_disk <= found, sorted(on_disk - found)
