@@ -80,8 +80,6 @@ PRIVATE_SKLEARN = {
     "sklearn.utils._param_validation.StrOptions",
     "sklearn.utils._param_validation.validate_params",
     "sklearn.utils.validation._check_sample_weight",
-    # public as sklearn.utils.metaestimators.available_if: to be replaced in prml14.experts
-    "sklearn.utils._available_if.available_if",
 }
 
 
