@@ -55,15 +55,20 @@ def _check_beta(beta):
     return beta
 
 
-def _log_densities(Phi, t, W, beta):
-    resid = t[:, None] - Phi @ W.T
-    return 0.5 * np.log(beta / (2.0 * np.pi)) - 0.5 * beta * resid**2
+def _log_densities(Phi, t, W, beta, log_prior=0.0):
+    """ln π_k + ln N(t_n | w_kᵀφ_n, β⁻¹), in place in one (N, K) array (the E-step's cost)."""
+    out = Phi @ W.T
+    np.subtract(t[:, None], out, out=out)
+    np.square(out, out=out)
+    out *= -0.5 * beta
+    out += 0.5 * np.log(beta / (2.0 * np.pi)) + log_prior
+    return out
 
 
 def _log_joint(Phi, t, pi, W, beta):
     Phi, t = check_data(Phi, t)
     W = check_coef(W, Phi.shape[1])
-    return log_pi(pi, W.shape[0]) + _log_densities(Phi, t, W, _check_beta(beta))
+    return _log_densities(Phi, t, W, _check_beta(beta), log_pi(pi, W.shape[0]))
 
 
 def linear_component_log_densities(Phi, t, W, beta):
@@ -121,8 +126,16 @@ def mixture_of_linear_regressions_log_likelihood(Phi, t, pi, W, beta, *, sample_
 
     Parameters
     ----------
-    Phi, t, pi, W, beta
-        As in :func:`mixture_of_linear_regressions_density`.
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets.
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
+    beta : float
+        Noise precision β (inverse variance).
     sample_weight : array-like of shape (n_samples,), default=None
         Weights s_n of the points' terms (all ones if None: the plain (14.35)).
 
@@ -141,10 +154,18 @@ def complete_data_log_likelihood_linear(Phi, t, Z, pi, W, beta):
 
     Parameters
     ----------
-    Phi, t, pi, W, beta
-        As in :func:`mixture_of_linear_regressions_density`.
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets.
     Z : array-like of shape (n_samples, n_components)
         1-of-K indicators z_nk (soft values give the corresponding weighted sum).
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
+    beta : float
+        Noise precision β (inverse variance).
 
     Returns
     -------
@@ -168,11 +189,19 @@ def responsibilities_linear(
 
     Parameters
     ----------
-    Phi, t, pi, W, beta
-        The data and the current parameters θ^old (see
-        :func:`mixture_of_linear_regressions_density`).
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets.
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
+    beta : float
+        Noise precision β (inverse variance).
     sample_weight : array-like of shape (n_samples,), default=None
-        Weights of the points' terms in the returned log-likelihood (γ does not depend on them).
+        Weights of the points' terms in the returned log-likelihood (γ does not depend on
+        them).
     return_log_likelihood : bool, default=False
         Also return (14.35) at θ^old, which the log-sum-exp computes for free.
 
@@ -220,12 +249,18 @@ def expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi, W, beta):
 
     Parameters
     ----------
-    Phi, t
-        The data, as in :func:`mixture_of_linear_regressions_density`.
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets.
     gamma : array-like of shape (n_samples, n_components)
         The responsibilities at θ^old (times the sample weights, for a weighted Q).
-    pi, W, beta
-        The new parameters θ.
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
+    beta : float
+        Noise precision β (inverse variance).
 
     Returns
     -------
@@ -244,8 +279,12 @@ def q_linear_weights(Phi, t, gamma, W, beta):
 
     Parameters
     ----------
-    Phi, t, gamma
-        As in :func:`expected_complete_data_log_likelihood_linear`.
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets.
+    gamma : array-like of shape (n_samples, n_components)
+        The responsibilities γ_nk.
     W : array-like of shape (n_components, n_basis)
         The weights.
     beta : float
@@ -269,8 +308,16 @@ def q_linear_precision(Phi, t, gamma, W, beta):
 
     Parameters
     ----------
-    Phi, t, gamma, W, beta
-        As in :func:`q_linear_weights`.
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets.
+    gamma : array-like of shape (n_samples, n_components)
+        The responsibilities γ_nk.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
+    beta : float
+        Noise precision β (inverse variance).
 
     Returns
     -------
@@ -421,8 +468,14 @@ def noise_precision(Phi, t, gamma, W, *, sample_weight=None, floor=None):
 
     Parameters
     ----------
-    Phi, t, gamma, W
-        See :func:`weighted_least_squares`.
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets.
+    gamma : array-like of shape (n_samples, n_components)
+        The responsibilities γ_nk.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
     sample_weight : array-like of shape (n_samples,), default=None
         The points' weights s_n (all ones if None).
     floor : float, default=None

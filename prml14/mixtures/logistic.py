@@ -112,10 +112,14 @@ def mixture_of_logistic_regressions_log_likelihood(Phi, t, pi, W, *, sample_weig
 
     Parameters
     ----------
-    Phi, t, W
-        As in :func:`logistic_component_log_probs`.
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets in {0, 1}.
     pi : array-like of shape (n_components,)
         Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
     sample_weight : array-like of shape (n_samples,), default=None
         Weights s_n of the points' terms (all ones if None: the plain log of (14.46)).
 
@@ -134,10 +138,16 @@ def complete_data_log_likelihood_logistic(Phi, t, Z, pi, W):
 
     Parameters
     ----------
-    Phi, t, pi, W
-        As in :func:`mixture_of_logistic_regressions_log_likelihood`.
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets in {0, 1}.
     Z : array-like of shape (n_samples, n_components)
         1-of-K indicators z_nk (soft values give the corresponding weighted sum).
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
 
     Returns
     -------
@@ -158,11 +168,17 @@ def responsibilities_logistic(Phi, t, pi, W, *, sample_weight=None, return_log_l
 
     Parameters
     ----------
-    Phi, t, pi, W
-        The data and the current parameters θ^old (see
-        :func:`mixture_of_logistic_regressions_log_likelihood`).
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets in {0, 1}.
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
     sample_weight : array-like of shape (n_samples,), default=None
-        Weights of the points' terms in the returned log-likelihood (γ does not depend on them).
+        Weights of the points' terms in the returned log-likelihood (γ does not depend on
+        them).
     return_log_likelihood : bool, default=False
         Also return the log of (14.46) at θ^old.
 
@@ -185,12 +201,16 @@ def expected_complete_data_log_likelihood_logistic(Phi, t, gamma, pi, W):
 
     Parameters
     ----------
-    Phi, t
-        The data, as in :func:`logistic_component_log_probs`.
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets in {0, 1}.
     gamma : array-like of shape (n_samples, n_components)
         The responsibilities at θ^old (times the sample weights, for a weighted Q).
-    pi, W
-        The new parameters θ.
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
 
     Returns
     -------
