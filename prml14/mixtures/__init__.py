@@ -1,13 +1,15 @@
 """Mixtures of linear and of logistic regressions fitted by EM (Sections 14.5.1-14.5.2).
 
 Both models are conditional mixtures p(t | φ) = Σ_k π_k p_k(t | φ) whose mixing coefficients π_k
-do not depend on the input. The package has one module per model, each holding the tagged core
-functions and the estimator built from them:
+do not depend on the input. The package has one module per model for the tagged core functions
+and one for the estimators:
 
-* :mod:`prml14.mixtures.linear`: (14.34)-(14.44), :func:`m_step_linear`,
-  :class:`MixtureOfLinearRegressions`;
-* :mod:`prml14.mixtures.logistic`: (14.45)-(14.52), :func:`m_step_logistic`,
-  :class:`MixtureOfLogisticRegressions`.
+* :mod:`prml14.mixtures.linear`: the core of (14.34)-(14.44), with the M-step
+  :func:`m_step_linear`;
+* :mod:`prml14.mixtures.logistic`: the core of (14.45)-(14.52), with the M-step
+  :func:`m_step_logistic`;
+* :mod:`prml14.mixtures.estimators`: :class:`MixtureOfLinearRegressions` and
+  :class:`MixtureOfLogisticRegressions`, built from them.
 
 EM alternates
 
@@ -45,8 +47,8 @@ Degenerate cases (documented handling)
   penalty ``l2`` chosen by the user; with ``l2=0`` a ``ConvergenceWarning``).
 """
 
+from .estimators import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
 from .linear import (
-    MixtureOfLinearRegressions,
     complete_data_log_likelihood_linear,
     expected_complete_data_log_likelihood_linear,
     linear_component_log_densities,
@@ -63,7 +65,6 @@ from .linear import (
     weighted_normal_equations,
 )
 from .logistic import (
-    MixtureOfLogisticRegressions,
     complete_data_log_likelihood_logistic,
     expected_complete_data_log_likelihood_logistic,
     logistic_component_log_probs,

@@ -1,23 +1,13 @@
-"""What the two mixtures share: argument checks and the estimators' EM plumbing.
-
-The estimators supply their E- and M-steps (public, tagged functions of :mod:`.linear` and
-:mod:`.logistic`) to :func:`prml14._em.run_em`, which owns the restarts, the loop, the stopping
-rule and the ``ConvergenceWarning``.
-"""
+"""What the two mixtures' core functions share: argument checks and sample-weight helpers."""
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.utils import check_array
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight
 
-from .._em import run_em
 from .._numerics import log_or_minus_inf
 from .._validation import check_simplex
-from ..conditional_mixture import affine_features
 
 __all__ = []
 
@@ -85,68 +75,8 @@ def weighted_sum(values, sample_weight):
     return float(np.sum(values) if sample_weight is None else np.dot(sample_weight, values))
 
 
-class MixtureEM:
-    """The parameters, the initialisation and the call of the EM driver shared by the mixtures."""
-
-    _parameter_constraints = {
-        "n_components": [Interval(numbers.Integral, 1, None, closed="left")],
-        "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "n_init": [Interval(numbers.Integral, 1, None, closed="left")],
-        "init": [StrOptions({"random", "random_hard"}), "array-like"],
-        "fit_intercept": ["boolean"],
-        "random_state": ["random_state"],
-    }
-
-    def _design(self, X):
-        return affine_features(X) if self.fit_intercept else np.asarray(X, dtype=float)
-
-    def _check_n_components(self, n_samples):
-        if self.n_components > n_samples:
-            raise ValueError(
-                f"n_components={self.n_components} must be <= n_samples={n_samples}; "
-                "each component needs at least one data point"
-            )
-
-    def _initial_responsibilities(self, n_samples):
-        """A function of the random state giving the starting responsibilities of a restart."""
-        K = self.n_components
-        if isinstance(self.init, str):
-            if self.init == "random":
-                return lambda rng: rng.dirichlet(np.ones(K), size=n_samples)
-            return lambda rng: np.eye(K)[rng.randint(K, size=n_samples)]
-        gamma = check_responsibilities(self.init, n_samples)
-        if gamma.shape[1] != K:
-            raise ValueError(
-                f"init must have shape (n_samples, n_components) = ({n_samples}, {K}), "
-                f"got {gamma.shape}"
-            )
-        if self.n_init != 1:
-            raise ValueError(
-                f"n_init={self.n_init} restarts from the one given init array would repeat the "
-                "same run: use n_init=1"
-            )
-        return lambda rng: gamma
-
-    def _run_em(self, n_samples, e_step, m_step, sample_weight, rng, penalty=None):
-        """Run :func:`prml14._em.run_em` and store the traces; return the best parameters."""
-        start = self._initial_responsibilities(n_samples)
-        total = float(n_samples if sample_weight is None else sample_weight.sum())
-        result = run_em(
-            lambda random_state: m_step(start(random_state), None),
-            e_step,
-            m_step,
-            n_init=self.n_init,
-            max_iter=self.max_iter,
-            tol=self.tol,
-            random_state=rng,
-            total_weight=total,
-            penalty=penalty,
-            name=type(self).__name__,
-        )
-        self.responsibilities_ = result.responsibilities
-        self.log_likelihood_history_ = result.log_likelihood_history
-        self.lower_bound_ = result.lower_bound
-        self.n_iter_ = result.n_iter
-        self.converged_ = result.converged
-        return result
+def variance_floor(t, sample_weight=None):
+    """The default floor on 1/β: 1e-10 × the (weighted) variance of t (1e-10 if t is constant)."""
+    mean = np.average(t, weights=sample_weight)
+    var_t = float(np.average((t - mean) ** 2, weights=sample_weight))
+    return 1e-10 * (var_t if var_t > 0 else 1.0)

@@ -10,19 +10,16 @@ M-step and its term of the log-likelihood.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
-from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._equations import implements
 from .._numerics import DEAD_FRACTION, logsumexp_last, normalise_log
 from ._base import (
-    MixtureEM,
     check_coef,
     check_data,
     check_responsibilities,
     check_weights,
     log_pi,
+    variance_floor,
     weigh,
     weighted_sum,
 )
@@ -42,7 +39,6 @@ __all__ = [
     "weighted_least_squares",
     "noise_precision",
     "m_step_linear",
-    "MixtureOfLinearRegressions",
 ]
 
 _BLOCK = 16384  # rows per block in the batched normal equations (bounded temporaries)
@@ -447,13 +443,6 @@ def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     return _least_squares(Phi, t, R, W_old, total)
 
 
-def _variance_floor(t, sample_weight=None):
-    """The default floor on 1/β: 1e-10 × the (weighted) variance of t (1e-10 if t is constant)."""
-    mean = np.average(t, weights=sample_weight)
-    var_t = float(np.average((t - mean) ** 2, weights=sample_weight))
-    return 1e-10 * (var_t if var_t > 0 else 1.0)
-
-
 def _precision(Phi, t, R, W, total_weight, floor):
     resid = t[:, None] - Phi @ W.T
     variance = float(np.sum(R * resid**2) / total_weight)
@@ -491,7 +480,7 @@ def noise_precision(Phi, t, gamma, W, *, sample_weight=None, floor=None):
     sample_weight = check_weights(sample_weight, len(t))
     R = weigh(check_responsibilities(gamma, len(t), W.shape[0]), sample_weight)
     total = len(t) if sample_weight is None else sample_weight.sum()
-    floor = _variance_floor(t, sample_weight) if floor is None else floor
+    floor = variance_floor(t, sample_weight) if floor is None else floor
     return _precision(Phi, t, R, W, total, floor)
 
 
@@ -533,226 +522,5 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None):
     R = weigh(check_responsibilities(gamma, len(t)), sample_weight)
     total = float(len(t) if sample_weight is None else sample_weight.sum())
     W = _least_squares(Phi, t, R, W_old, total)
-    floor = _variance_floor(t, sample_weight) if floor is None else floor
+    floor = variance_floor(t, sample_weight) if floor is None else floor
     return R.sum(axis=0) / total, W, _precision(Phi, t, R, W, total, floor)
-
-
-class MixtureOfLinearRegressions(MixtureEM, RegressorMixin, BaseEstimator):
-    """Mixture of K linear regressions with a shared noise precision, fitted by EM (14.5.1).
-
-    The model (14.34) is p(t | φ, θ) = Σ_k π_k N(t | w_kᵀφ, β⁻¹) with constant mixing
-    coefficients π_k and basis φ = (1, x) (or the columns of X if ``fit_intercept=False``).
-    EM (the driver :func:`prml14._em.run_em`) alternates the responsibilities
-    :func:`responsibilities_linear` (14.37) with :func:`m_step_linear` ((14.38), (14.42) for all
-    components at once, (14.44)). The log-likelihood never decreases from one iteration to the
-    next.
-
-    Parameters
-    ----------
-    n_components : int, default=2
-        K, the number of linear components; must not exceed the number of samples.
-    max_iter : int, default=200
-        Maximum number of EM iterations (M-step + E-step) per initialisation.
-    tol : float, default=1e-6
-        Stop when the log-likelihood (14.35) per unit of sample weight changes by at most
-        ``tol`` (by ``tol × N`` in total with unit weights).
-    n_init : int, default=1
-        Number of initialisations; the run with the highest log-likelihood is kept.
-    init : {"random", "random_hard"} or array-like of shape (n_samples, n_components), \
-default="random"
-        Initial responsibilities: Dirichlet(1, ..., 1) rows, a random hard assignment, or the
-        given array (then ``n_init`` must be 1). The first M-step turns them into parameters.
-        Random draws happen only here, never inside EM.
-    fit_intercept : bool, default=True
-        If True the basis is φ(x) = (1, x); otherwise X is used as Φ unchanged (user features).
-    random_state : int, RandomState instance or None, default=None
-        Seeds the random initialisations.
-
-    Attributes
-    ----------
-    weights_ : ndarray of shape (n_components,)
-        Mixing coefficients π_k.
-    coef_ : ndarray of shape (n_components, n_basis)
-        Row k is w_k (with the intercept first if ``fit_intercept``).
-    precision_ : float
-        The noise precision β (inverse variance).
-    responsibilities_ : ndarray of shape (n_samples, n_components)
-        γ_nk of the training data at the fitted parameters.
-    log_likelihood_history_ : ndarray of shape (``n_iter_`` + 1,)
-        The (weighted) log-likelihood (14.35) after the initial M-step and after every EM
-        iteration; it never decreases.
-    lower_bound_ : float
-        The final log-likelihood, ``log_likelihood_history_[-1]``.
-    n_iter_ : int
-        EM iterations of the kept run.
-    converged_ : bool
-        Whether the kept run met the stopping rule.
-    n_features_in_ : int
-        Number of input features.
-    """
-
-    _parameter_constraints = dict(MixtureEM._parameter_constraints)
-
-    def __init__(
-        self,
-        n_components=2,
-        *,
-        max_iter=200,
-        tol=1e-6,
-        n_init=1,
-        init="random",
-        fit_intercept=True,
-        random_state=None,
-    ):
-        self.n_components = n_components
-        self.max_iter = max_iter
-        self.tol = tol
-        self.n_init = n_init
-        self.init = init
-        self.fit_intercept = fit_intercept
-        self.random_state = random_state
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Fit the mixture by EM.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The inputs.
-        y : array-like of shape (n_samples,)
-            Real targets t.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights s_n: they multiply each point's responsibilities in the
-            M-step and its term of the log-likelihood (an integer weight counts the point that
-            many times).
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        X, t = validate_data(self, X, y, y_numeric=True)
-        self._check_n_components(X.shape[0])
-        sample_weight = check_weights(sample_weight, X.shape[0])
-        Phi, t = self._design(X), t.astype(float)
-        floor = _variance_floor(t, sample_weight)  # computed once, not in every M-step
-
-        def e_step(params):
-            return responsibilities_linear(
-                Phi, t, *params, sample_weight=sample_weight, return_log_likelihood=True
-            )
-
-        def m_step(gamma, params):
-            W_old = None if params is None else params[1]
-            return m_step_linear(Phi, t, gamma, W_old, sample_weight=sample_weight, floor=floor)
-
-        rng = check_random_state(self.random_state)
-        result = self._run_em(len(t), e_step, m_step, sample_weight, rng)
-        self.weights_, self.coef_, self.precision_ = result.params
-        return self
-
-    def _validated(self, X, t=None):
-        check_is_fitted(self)
-        if t is None:
-            return self._design(validate_data(self, X, reset=False)), None
-        X, t = validate_data(self, X, t, reset=False, y_numeric=True)
-        return self._design(X), t.astype(float)
-
-    def component_means(self, X):
-        """W φ(x): the mean w_kᵀφ(x) of each component.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The inputs.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_components)
-            The component means.
-        """
-        Phi, _ = self._validated(X)
-        return Phi @ self.coef_.T
-
-    def predict(self, X):
-        """The conditional mean E[t | x] = Σ_k π_k w_kᵀφ(x) (Exercise 14.15).
-
-        For multimodal targets this average can fall where there is no data at all.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The inputs.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            The conditional means.
-        """
-        return self.component_means(X) @ self.weights_
-
-    def predict_density(self, X, y):
-        """p(t_n | x_n), equation (14.34), at each pair (x_n, t_n = y_n).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The inputs.
-        y : array-like of shape (n_samples,)
-            The targets.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            The densities.
-        """
-        Phi, t = self._validated(X, y)
-        return mixture_of_linear_regressions_density(
-            Phi, t, self.weights_, self.coef_, self.precision_
-        )
-
-    def log_likelihood(self, X, y):
-        """ln p(t | X, θ), equation (14.35), summed over the pairs (t = y).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The inputs.
-        y : array-like of shape (n_samples,)
-            The targets.
-
-        Returns
-        -------
-        float
-            The log-likelihood.
-        """
-        Phi, t = self._validated(X, y)
-        return mixture_of_linear_regressions_log_likelihood(
-            Phi, t, self.weights_, self.coef_, self.precision_
-        )
-
-    def sample(self, X, random_state=None):
-        """Draw t_n ~ p(t | x_n): first k ~ π, then t ~ N(w_kᵀφ(x_n), β⁻¹).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            The inputs.
-        random_state : int, RandomState instance or None, default=None
-            Seeds the draws.
-
-        Returns
-        -------
-        t : ndarray of shape (n_samples,)
-            The draws.
-        labels : ndarray of shape (n_samples,)
-            The component k of each draw.
-        """
-        means = self.component_means(X)
-        rng = check_random_state(random_state)
-        labels = rng.choice(
-            self.n_components, size=len(means), p=self.weights_ / self.weights_.sum()
-        )
-        noise = rng.standard_normal(len(means)) / np.sqrt(self.precision_)
-        return means[np.arange(len(means)), labels] + noise, labels
