@@ -195,8 +195,8 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
     *negative* Hessian of L. With weights γ_nk (n = 1..N, k fixed) this is the M-step
     (14.49)–(14.52) of one component of a mixture of logistic regressions.
 
-    Safeguards
-    ----------
+    Safeguards:
+
     * **Step halving**: if a full Newton step does not increase L, the step is halved (up to 30
       times), so L never decreases from one iterate to the next.
     * **Hessian not positive definite**: with l2 = 0 the matrix H is only positive
