@@ -232,6 +232,7 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
     Returns
     -------
     w : ndarray of shape (n_basis,)
+        The weights reached.
     n_iter : int
         Newton steps taken.
     converged : bool
