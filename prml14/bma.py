@@ -489,8 +489,9 @@ def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, ini
 
     The models are the fixed components of one mixture: the E-step is
     :func:`combination_responsibilities`, p(h | x_n), and the M-step the mean responsibility
-    (:func:`prml14.mixtures.mixing_coefficients`, the (14.38) of this mixture). They run on the
-    package's one EM driver, so the log-likelihood (14.5) of the combination never decreases.
+    (:func:`~prml14.mixtures.linear.mixing_coefficients`, the (14.38) of this mixture). They
+    run on the package's one EM driver, so the log-likelihood (14.5) of the combination never
+    decreases.
 
     Parameters
     ----------

@@ -5,11 +5,12 @@ do not depend on the input. The package has one module per model for the tagged 
 and one for the estimators:
 
 * :mod:`prml14.mixtures.linear`: the core of (14.34)-(14.44), with the M-step
-  :func:`m_step_linear`;
+  :func:`~prml14.mixtures.linear.m_step_linear`;
 * :mod:`prml14.mixtures.logistic`: the core of (14.45)-(14.52), with the M-step
-  :func:`m_step_logistic`;
-* :mod:`prml14.mixtures.estimators`: :class:`MixtureOfLinearRegressions` and
-  :class:`MixtureOfLogisticRegressions`, built from them.
+  :func:`~prml14.mixtures.logistic.m_step_logistic`;
+* :mod:`prml14.mixtures.estimators`:
+  :class:`~prml14.mixtures.estimators.MixtureOfLinearRegressions` and
+  :class:`~prml14.mixtures.estimators.MixtureOfLogisticRegressions`, built from them.
 
 EM alternates
 
@@ -20,7 +21,7 @@ EM alternates
   n, never the N × N matrix R_k) and the shared noise *precision* β from (14.44); for logistic
   components, a weighted IRLS/Newton fit per component (14.51)-(14.52), see :mod:`prml14.irls`.
 
-The estimators hand these steps to the one EM driver, :func:`prml14._em.run_em` (restarts, the
+The estimators hand these steps to the one EM driver, ``prml14._em.run_em`` (restarts, the
 loop, the stopping rule per unit of sample weight, the ``ConvergenceWarning``). Sample weights
 s_n multiply each point's responsibilities in the M-step and its term of the log-likelihood.
 
@@ -43,7 +44,8 @@ Degenerate cases (documented handling)
   accuracy, so centre such an input first.
 * The noise variance 1/β is floored at 1e-10 × var(t) (1e-10 if t is constant), so that a
   component fitting its points exactly cannot drive the likelihood to +∞.
-* Logistic components on separable data: see :class:`MixtureOfLogisticRegressions` (a fixed
+* Logistic components on separable data: see
+  :class:`~prml14.mixtures.estimators.MixtureOfLogisticRegressions` (a fixed
   penalty ``l2`` chosen by the user; with ``l2=0`` a ``ConvergenceWarning``).
 """
 

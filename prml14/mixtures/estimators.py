@@ -1,9 +1,11 @@
 """The estimators: mixtures of linear and of logistic regressions fitted by EM (14.5.1-14.5.2).
 
-Each estimator validates its data once, then hands its E-step (:func:`.responsibilities_linear`,
-:func:`.responsibilities_logistic`) and its M-step (:func:`.m_step_linear`,
-:func:`.m_step_logistic`) to :func:`prml14._em.run_em`, which owns the restarts, the loop, the
-stopping rule per unit of sample weight and the ``ConvergenceWarning``.
+Each estimator validates its data once, then hands its E-step
+(:func:`~prml14.mixtures.linear.responsibilities_linear`,
+:func:`~prml14.mixtures.logistic.responsibilities_logistic`) and its M-step
+(:func:`~prml14.mixtures.linear.m_step_linear`,
+:func:`~prml14.mixtures.logistic.m_step_logistic`) to ``prml14._em.run_em``, which owns the
+restarts, the loop, the stopping rule per unit of sample weight and the ``ConvergenceWarning``.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ class _MixtureEM:
         return lambda rng: gamma
 
     def _run_em(self, n_samples, e_step, m_step, sample_weight, rng, penalty=None):
-        """Run :func:`prml14._em.run_em` and store the traces; return the best parameters."""
+        """Run ``prml14._em.run_em`` and store the traces; return the best parameters."""
         start = self._initial_responsibilities(n_samples)
         total = float(n_samples if sample_weight is None else sample_weight.sum())
         result = run_em(
@@ -109,8 +111,9 @@ class MixtureOfLinearRegressions(_MixtureEM, RegressorMixin, BaseEstimator):
 
     The model (14.34) is p(t | φ, θ) = Σ_k π_k N(t | w_kᵀφ, β⁻¹) with constant mixing
     coefficients π_k and basis φ = (1, x) (or the columns of X if ``fit_intercept=False``).
-    EM (the driver :func:`prml14._em.run_em`) alternates the responsibilities
-    :func:`responsibilities_linear` (14.37) with :func:`m_step_linear` ((14.38), (14.42) for all
+    EM (the driver ``prml14._em.run_em``) alternates the responsibilities
+    :func:`~prml14.mixtures.linear.responsibilities_linear` (14.37) with
+    :func:`~prml14.mixtures.linear.m_step_linear` ((14.38), (14.42) for all
     components at once, (14.44)). The log-likelihood never decreases from one iteration to the
     next.
 
@@ -329,8 +332,9 @@ class MixtureOfLogisticRegressions(_MixtureEM, ClassifierMixin, BaseEstimator):
     """Mixture of K logistic regressions for binary targets, fitted by EM (Section 14.5.2).
 
     The model (14.45) is p(t | φ, θ) = Σ_k π_k y_k^t (1 − y_k)^{1 − t}, y_k = σ(w_kᵀφ). EM (the
-    driver :func:`prml14._em.run_em`) alternates the responsibilities
-    :func:`responsibilities_logistic` (14.48) with :func:`m_step_logistic` (π_k (14.50) and a
+    driver ``prml14._em.run_em``) alternates the responsibilities
+    :func:`~prml14.mixtures.logistic.responsibilities_logistic` (14.48) with
+    :func:`~prml14.mixtures.logistic.m_step_logistic` (π_k (14.50) and a
     weighted IRLS fit per component, (14.51)-(14.52)).
 
     The objective EM maximises is the (weighted) log-likelihood minus a **fixed** ridge
