@@ -66,15 +66,16 @@ class _MixtureAdapter:
         self.kind, self.floor = kind, 1e-10 * float(np.var(t))
 
     def _e_step(self, Phi, t, params):  # responsibilities (14.37) / (14.48)
+        kwargs = {"return_log_likelihood": True, "check_input": False}  # as fit runs them
         if self.kind == "logistic":
-            return responsibilities_logistic(Phi, t, *params, return_log_likelihood=True)
-        return responsibilities_linear(Phi, t, *params, return_log_likelihood=True)
+            return responsibilities_logistic(Phi, t, *params, **kwargs)
+        return responsibilities_linear(Phi, t, *params, **kwargs)
 
     def _m_step(self, Phi, t, gamma, params):  # (14.38), (14.42), (14.44) or (14.50)-(14.52)
         W_old = None if params is None else params[1]
         if self.kind == "logistic":
-            return m_step_logistic(Phi, t, gamma, W_old)
-        return m_step_linear(Phi, t, gamma, W_old, floor=self.floor)
+            return m_step_logistic(Phi, t, gamma, W_old, check_input=False)
+        return m_step_linear(Phi, t, gamma, W_old, floor=self.floor, check_input=False)
 
 
 def setup(model, X, t, seed=0):

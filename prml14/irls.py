@@ -184,7 +184,9 @@ def _newton_direction(H, g):
     return g / (jitter or 1.0)
 
 
-def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100, tol=1e-8):
+def weighted_logistic_irls(
+    Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100, tol=1e-8, check_input=True
+):
     """Maximise a weighted (optionally L2-penalised) logistic log-likelihood by Newton/IRLS.
 
     Maximises
@@ -228,6 +230,9 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
         Converged when the largest change of a weight is below tol × (1 + max|w|), or when the
         objective can no longer be increased at machine precision and the Newton step is below
         sqrt(tol) × (1 + max|w|).
+    check_input : bool, default=True
+        Validate the arguments. ``False`` skips the checks for arguments already validated
+        (float arrays of matching shapes), as the mixtures' M-steps do.
 
     Returns
     -------
@@ -238,10 +243,11 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
     converged : bool
         Whether the stopping rule was met (False on separable data with ``l2 = 0``).
     """
-    Phi, t, weights = _check_irls_inputs(Phi, t, weights)
+    if check_input:
+        Phi, t, weights = _check_irls_inputs(Phi, t, weights)
+        check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
+        check_scalar(max_iter, "max_iter", Integral, min_val=1)
     m = Phi.shape[1]
-    check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
-    check_scalar(max_iter, "max_iter", Integral, min_val=1)
     w = np.zeros(m) if w_init is None else np.array(w_init, dtype=float, copy=True)
     if w.shape != (m,):
         raise ValueError(f"w_init must have shape (n_basis,) = ({m},), got {w.shape}")

@@ -790,3 +790,31 @@ def test_sample_weight_is_checked():
         MixtureOfLinearRegressions(2).fit(X, t, sample_weight=np.zeros(30))
     with pytest.raises(ValueError, match="sample_weight.shape"):
         MixtureOfLogisticRegressions(2).fit(X, t > 0, sample_weight=np.ones(29))
+
+
+def test_check_input_false_skips_only_the_checks():
+    Phi, t, pi, W, beta = linear_params(16, n=30, k=3)
+    for check_input in (True, False):
+        gamma, ll = responsibilities_linear(
+            Phi, t, pi, W, beta, return_log_likelihood=True, check_input=check_input
+        )
+        step = m_step_linear(Phi, t, gamma, W, check_input=check_input)
+        if check_input:
+            expected = gamma, ll, step
+    np.testing.assert_array_equal(gamma, expected[0])
+    assert ll == expected[1]
+    for a, b in zip(step, expected[2], strict=True):
+        np.testing.assert_array_equal(a, b)
+    Phi, t, pi, W = logistic_params(17, n=30, k=2)
+    gamma = responsibilities_logistic(Phi, t, pi, W)
+    np.testing.assert_array_equal(
+        responsibilities_logistic(Phi, t, pi, W, check_input=False), gamma
+    )
+    for a, b in zip(
+        m_step_logistic(Phi, t, gamma, W, l2=0.1, check_input=False),
+        m_step_logistic(Phi, t, gamma, W, l2=0.1),
+        strict=True,
+    ):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="pi must be non-negative and sum to one"):
+        responsibilities_logistic(Phi, t, 2 * pi, W)  # the checks are on by default

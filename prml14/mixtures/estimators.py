@@ -210,12 +210,19 @@ default="random"
 
         def e_step(params):
             return responsibilities_linear(
-                Phi, t, *params, sample_weight=sample_weight, return_log_likelihood=True
+                Phi,
+                t,
+                *params,
+                sample_weight=sample_weight,
+                return_log_likelihood=True,
+                check_input=False,
             )
 
         def m_step(gamma, params):
             W_old = None if params is None else params[1]
-            return m_step_linear(Phi, t, gamma, W_old, sample_weight=sample_weight, floor=floor)
+            return m_step_linear(
+                Phi, t, gamma, W_old, sample_weight=sample_weight, floor=floor, check_input=False
+            )
 
         rng = check_random_state(self.random_state)
         result = self._run_em(len(t), e_step, m_step, sample_weight, rng)
@@ -455,7 +462,12 @@ default="random"
 
         def e_step(params):
             return responsibilities_logistic(
-                Phi, t, *params[:2], sample_weight=sample_weight, return_log_likelihood=True
+                Phi,
+                t,
+                *params[:2],
+                sample_weight=sample_weight,
+                return_log_likelihood=True,
+                check_input=False,
             )
 
         def m_step(gamma, params):  # params: (π, W, whether each IRLS fit converged)
@@ -468,6 +480,7 @@ default="random"
                 l2=l2,
                 max_newton_steps=self._NEWTON_STEPS,
                 return_n_iter=True,
+                check_input=False,
             )
             return pi, W, converged
 

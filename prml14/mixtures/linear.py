@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._equations import implements
-from .._numerics import DEAD_FRACTION, logsumexp_last, normalise_log
+from .._numerics import DEAD_FRACTION, log_or_minus_inf, logsumexp_last, normalise_log
 from ._base import (
     check_coef,
     check_data,
@@ -61,7 +61,9 @@ def _log_densities(Phi, t, W, beta, log_prior=0.0):
     return out
 
 
-def _log_joint(Phi, t, pi, W, beta):
+def _log_joint(Phi, t, pi, W, beta, check_input=True):
+    if not check_input:
+        return _log_densities(Phi, t, W, beta, log_or_minus_inf(pi))
     Phi, t = check_data(Phi, t)
     W = check_coef(W, Phi.shape[1])
     return _log_densities(Phi, t, W, _check_beta(beta), log_pi(pi, W.shape[0]))
@@ -175,7 +177,7 @@ def complete_data_log_likelihood_linear(Phi, t, Z, pi, W, beta):
 
 @implements("14.37")
 def responsibilities_linear(
-    Phi, t, pi, W, beta, *, sample_weight=None, return_log_likelihood=False
+    Phi, t, pi, W, beta, *, sample_weight=None, return_log_likelihood=False, check_input=True
 ):
     """γ_nk = π_k N(t_n | w_kᵀφ_n, β⁻¹) / Σ_j π_j N(t_n | w_jᵀφ_n, β⁻¹), equation (14.37).
 
@@ -200,6 +202,9 @@ def responsibilities_linear(
         them).
     return_log_likelihood : bool, default=False
         Also return (14.35) at θ^old, which the log-sum-exp computes for free.
+    check_input : bool, default=True
+        Validate the arguments. ``False`` skips the checks (and their fixed cost) for arguments
+        already validated, as the estimators' EM loops do after ``fit`` has checked the data.
 
     Returns
     -------
@@ -208,10 +213,12 @@ def responsibilities_linear(
     log_likelihood : float
         Only if ``return_log_likelihood``.
     """
-    gamma, log_p = normalise_log(_log_joint(Phi, t, pi, W, beta))
+    gamma, log_p = normalise_log(_log_joint(Phi, t, pi, W, beta, check_input))
     if not return_log_likelihood:
         return gamma
-    return gamma, weighted_sum(log_p, check_weights(sample_weight, len(log_p)))
+    if check_input:
+        sample_weight = check_weights(sample_weight, len(log_p))
+    return gamma, weighted_sum(log_p, sample_weight)
 
 
 @implements("14.38", "14.50")
@@ -485,7 +492,7 @@ def noise_precision(Phi, t, gamma, W, *, sample_weight=None, floor=None):
 
 
 @implements("14.38", "14.42", "14.44")
-def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None):
+def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, check_input=True):
     """The M-step of a mixture of linear regressions: π (14.38), W (14.42), then β (14.44).
 
     It maximises Q(θ, θ^old), the expected complete-data log-likelihood with the points' terms
@@ -507,6 +514,9 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None):
         The points' weights s_n (all ones if None).
     floor : float, default=None
         Lower bound on the variance 1/β (see :func:`noise_precision`).
+    check_input : bool, default=True
+        Validate the arguments. ``False`` skips the checks (and their fixed cost) for arguments
+        already validated, as the estimators' EM loops do after ``fit`` has checked the data.
 
     Returns
     -------
@@ -517,9 +527,11 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None):
     beta : float
         The noise precision.
     """
-    Phi, t = check_data(Phi, t)
-    sample_weight = check_weights(sample_weight, len(t))
-    R = weigh(check_responsibilities(gamma, len(t)), sample_weight)
+    if check_input:
+        Phi, t = check_data(Phi, t)
+        sample_weight = check_weights(sample_weight, len(t))
+        gamma = check_responsibilities(gamma, len(t))
+    R = weigh(gamma, sample_weight)
     total = float(len(t) if sample_weight is None else sample_weight.sum())
     W = _least_squares(Phi, t, R, W_old, total)
     floor = variance_floor(t, sample_weight) if floor is None else floor

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._equations import implements
-from .._numerics import DEAD_FRACTION, expit, normalise_log, softplus
+from .._numerics import DEAD_FRACTION, expit, log_or_minus_inf, normalise_log, softplus
 from .._validation import check_simplex
 from ..irls import weighted_logistic_irls
 from ._base import (
@@ -41,7 +41,9 @@ def _log_probs(Phi, t, W):
     return t[:, None] * a - softplus(a)  # t ln σ(a) + (1 − t) ln σ(−a) = t a − ln(1 + e^a)
 
 
-def _log_joint(Phi, t, pi, W):
+def _log_joint(Phi, t, pi, W, check_input=True):
+    if not check_input:
+        return log_or_minus_inf(pi) + _log_probs(Phi, t, W)
     Phi, t = check_data(Phi, t)
     W = check_coef(W, Phi.shape[1])
     return log_pi(pi, W.shape[0]) + _log_probs(Phi, t, W)
@@ -151,7 +153,9 @@ def complete_data_log_likelihood_logistic(Phi, t, Z, pi, W):
 
 
 @implements("14.48")
-def responsibilities_logistic(Phi, t, pi, W, *, sample_weight=None, return_log_likelihood=False):
+def responsibilities_logistic(
+    Phi, t, pi, W, *, sample_weight=None, return_log_likelihood=False, check_input=True
+):
     """γ_nk = π_k y_nk^{t_n}(1 − y_nk)^{1−t_n} / Σ_j π_j y_nj^{t_n}(1 − y_nj)^{1−t_n}, (14.48).
 
     The E-step, γ_nk = E[z_nk | t_n, θ^old], computed in log space with a log-sum-exp over the
@@ -172,6 +176,9 @@ def responsibilities_logistic(Phi, t, pi, W, *, sample_weight=None, return_log_l
         them).
     return_log_likelihood : bool, default=False
         Also return the log of (14.46) at θ^old.
+    check_input : bool, default=True
+        Validate the arguments. ``False`` skips the checks (and their fixed cost) for arguments
+        already validated, as the estimators' EM loops do after ``fit`` has checked the data.
 
     Returns
     -------
@@ -180,10 +187,12 @@ def responsibilities_logistic(Phi, t, pi, W, *, sample_weight=None, return_log_l
     log_likelihood : float
         Only if ``return_log_likelihood``.
     """
-    gamma, log_p = normalise_log(_log_joint(Phi, t, pi, W))
+    gamma, log_p = normalise_log(_log_joint(Phi, t, pi, W, check_input))
     if not return_log_likelihood:
         return gamma
-    return gamma, weighted_sum(log_p, check_weights(sample_weight, len(log_p)))
+    if check_input:
+        sample_weight = check_weights(sample_weight, len(log_p))
+    return gamma, weighted_sum(log_p, sample_weight)
 
 
 @implements("14.49")
@@ -222,6 +231,7 @@ def m_step_logistic(
     l2=0.0,
     max_newton_steps=50,
     return_n_iter=False,
+    check_input=True,
 ):
     """The M-step of a mixture of logistic regressions: π (14.50), then IRLS for each w_k.
 
@@ -253,6 +263,9 @@ def m_step_logistic(
         Most Newton steps per component.
     return_n_iter : bool, default=False
         Also return the Newton steps taken and the convergence of each IRLS fit.
+    check_input : bool, default=True
+        Validate the arguments. ``False`` skips the checks (and their fixed cost) for arguments
+        already validated, as the estimators' EM loops do after ``fit`` has checked the data.
 
     Returns
     -------
@@ -267,11 +280,15 @@ def m_step_logistic(
         Whether each IRLS fit converged (True for a component without points); only if
         ``return_n_iter``.
     """
-    Phi, t = check_data(Phi, t)
-    sample_weight = check_weights(sample_weight, len(t))
-    R = weigh(check_responsibilities(gamma, len(t)), sample_weight)
+    if check_input:
+        Phi, t = check_data(Phi, t)
+        sample_weight = check_weights(sample_weight, len(t))
+        gamma = check_responsibilities(gamma, len(t))
+    R = weigh(gamma, sample_weight)
     K, M = R.shape[1], Phi.shape[1]
-    W = np.zeros((K, M)) if W_old is None else check_coef(W_old, M).copy()
+    W = np.zeros((K, M)) if W_old is None else np.array(W_old, dtype=float)
+    if check_input:
+        W = check_coef(W, M)
     if W.shape[0] != K:
         raise ValueError(f"W_old must have one row per column of gamma ({K}), got {W.shape[0]}")
     N_k = R.sum(axis=0)
@@ -279,7 +296,7 @@ def m_step_logistic(
     n_iter, converged = np.zeros(K, dtype=int), np.ones(K, dtype=bool)
     for k in np.flatnonzero(N_k > DEAD_FRACTION * total):  # a loop over components, not samples
         W[k], n_iter[k], converged[k] = weighted_logistic_irls(
-            Phi, t, R[:, k], W[k], l2=l2, max_iter=max_newton_steps
+            Phi, t, R[:, k], W[k], l2=l2, max_iter=max_newton_steps, check_input=check_input
         )
     pi = N_k / total
     return (pi, W, n_iter, converged) if return_n_iter else (pi, W)
