@@ -33,8 +33,15 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from threadpoolctl import threadpool_limits
 
 import prml14.experts_core
-import prml14.mixtures
-from prml14 import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
+import prml14.mixtures.logistic
+from prml14 import (
+    MixtureOfLinearRegressions,
+    MixtureOfLogisticRegressions,
+    m_step_linear,
+    m_step_logistic,
+    responsibilities_linear,
+    responsibilities_logistic,
+)
 from prml14.conditional_mixture import affine_features
 from prml14.experts import MixtureOfExpertsRegressor
 from prml14.experts_core import (
@@ -59,15 +66,33 @@ def data(n, seed=0):
     return X, t_lin, t_log
 
 
+class _MixtureAdapter:
+    """One EM iteration of a mixture, exactly as ``fit`` runs it: its public E- and M-steps."""
+
+    def __init__(self, kind, t):
+        self.kind, self.floor = kind, 1e-10 * float(np.var(t))
+
+    def _e_step(self, Phi, t, params):  # responsibilities (14.37) / (14.48)
+        kwargs = {"return_log_likelihood": True, "check_input": False}  # as fit runs them
+        if self.kind == "logistic":
+            return responsibilities_logistic(Phi, t, *params, **kwargs)
+        return responsibilities_linear(Phi, t, *params, **kwargs)
+
+    def _m_step(self, Phi, t, gamma, params):  # (14.38), (14.42), (14.44) or (14.50)-(14.52)
+        W_old = None if params is None else params[1]
+        if self.kind == "logistic":
+            return m_step_logistic(Phi, t, gamma, W_old, check_input=False)
+        return m_step_linear(Phi, t, gamma, W_old, floor=self.floor, check_input=False)
+
+
 def setup(model, X, t, seed=0):
-    """A model in the middle of EM: parameters from one M-step on random responsibilities."""
-    model.fit(X[:2000], t[:2000])  # sets fitted attributes/validation state on a small slice
+    """A mixture in the middle of EM: parameters from one M-step on random responsibilities."""
+    model.fit(X[:2000], t[:2000])  # the estimator runs on a small slice (warm caches, checks)
+    kind = "logistic" if isinstance(model, MixtureOfLogisticRegressions) else "linear"
     Phi = affine_features(X)
     gamma = np.random.default_rng(seed).dirichlet(np.ones(K), size=len(t))
-    if isinstance(model, MixtureOfLogisticRegressions):
-        model.l2_ = 0.0
-    params = model._m_step(Phi, t, gamma, None)
-    return Phi, params
+    adapter = _MixtureAdapter(kind, t)
+    return adapter, Phi, adapter._m_step(Phi, t, gamma, None)
 
 
 def one_iteration(model, Phi, t, params):
@@ -148,7 +173,7 @@ def count_newton_steps(model, Phi, t, params):
     """Newton (IRLS) steps taken by the M-step of one EM iteration (logistic components or gates)."""
     steps = []
     patched = [
-        (prml14.mixtures, "weighted_logistic_irls"),
+        (prml14.mixtures.logistic, "weighted_logistic_irls"),
         (prml14.experts_core, "weighted_softmax_irls"),
     ]
     originals = [getattr(module, name) for module, name in patched]
@@ -187,8 +212,7 @@ def run(sizes, repeats):
                 if kind == "experts":
                     model, Phi, params = setup_experts(X, t)
                 else:
-                    model = cls(K, max_iter=3, tol=0.0, random_state=0)
-                    Phi, params = setup(model, X, t)
+                    model, Phi, params = setup(cls(K, max_iter=3, tol=0.0, random_state=0), X, t)
             data_bytes = Phi.nbytes + t.nbytes
             seconds, _ = timed(lambda: one_iteration(model, Phi, t, params), repeats)
             peak = peak_memory(lambda: one_iteration(model, Phi, t, params))

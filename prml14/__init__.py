@@ -108,6 +108,8 @@ from .mixtures import (
     complete_data_log_likelihood_logistic,
     expected_complete_data_log_likelihood_linear,
     expected_complete_data_log_likelihood_logistic,
+    m_step_linear,
+    m_step_logistic,
     mixing_coefficients,
     mixture_of_linear_regressions_density,
     mixture_of_linear_regressions_log_likelihood,

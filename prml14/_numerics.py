@@ -87,5 +87,10 @@ def normalise_log(log_joint):
     log_norm : ndarray of shape (...)
         ln Σ_k exp(log_joint), e.g. the log-likelihood of each sample.
     """
-    log_norm = logsumexp_last(log_joint)
-    return np.exp(log_joint - log_norm[..., None]), log_norm
+    m = log_joint.max(axis=-1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    probabilities = np.exp(log_joint - m)  # one exp of the (..., K) array, max-shifted
+    total = probabilities.sum(axis=-1, keepdims=True)
+    probabilities /= total
+    with np.errstate(divide="ignore"):
+        return probabilities, (m + np.log(total))[..., 0]

@@ -17,18 +17,18 @@ data sets of thousands of points do not underflow.
 
 from __future__ import annotations
 
-import warnings
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import gammaln
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state
+from sklearn.utils import check_array, check_random_state, check_scalar
 
+from ._em import run_em
 from ._equations import implements
 from ._numerics import log_or_minus_inf, logsumexp, normalise_log
 from ._validation import check_simplex
+from .mixtures import mixing_coefficients
 
 __all__ = [
     "gaussian_log_densities",
@@ -54,32 +54,43 @@ _FAMILIES = ("gaussian", "cauchy")
 
 # ----------------------------------------------------------------------------- validation
 def _as_points(X, name="X"):
-    X = np.asarray(X, dtype=float)
-    if X.ndim == 1:
-        X = X[:, None]
-    if X.ndim != 2:
+    if np.ndim(X) not in (1, 2):
         raise ValueError(
-            f"{name} must be a 1-D or 2-D array of points (n_samples, n_features), got ndim={X.ndim}"
+            f"{name} must be a 1-D or 2-D array of points (n_samples, n_features), "
+            f"got ndim={np.ndim(X)}"
         )
-    if not np.all(np.isfinite(X)):
-        raise ValueError(f"{name} must not contain NaN or infinity")
-    return X
+    X = check_array(X, ensure_2d=False, dtype=np.float64, input_name=name)
+    return X[:, None] if X.ndim == 1 else X
+
+
+def _check_log_values(values, name):
+    """Log densities or evidences: NaN and +inf are errors, −inf (a zero density) is allowed."""
+    values = check_array(
+        values,
+        ensure_2d=False,
+        allow_nd=True,
+        dtype=np.float64,
+        ensure_all_finite=False,
+        ensure_min_samples=0,
+        input_name=name,
+    )
+    if np.any(np.isnan(values)) or np.any(values == np.inf):
+        raise ValueError(f"{name} must not contain NaN or +inf")
+    return values
 
 
 def _check_parameters(means, scales, n_features, scales_name):
-    means = np.asarray(means, dtype=float)
+    means = check_array(means, ensure_2d=False, dtype=np.float64, input_name="means")
     if means.ndim == 1:
         means = means[:, None]
-    if means.ndim != 2 or means.shape[1] != n_features:
+    if means.shape[1] != n_features:
         raise ValueError(
             f"means must have shape (n_components, {n_features}), got {np.shape(means)}"
         )
-    if not np.all(np.isfinite(means)):
-        raise ValueError("means must not contain NaN or infinity")
     K = means.shape[0]
-    scales = np.asarray(scales, dtype=float)
-    if not np.all(np.isfinite(scales)):
-        raise ValueError(f"{scales_name} must not contain NaN or infinity")
+    scales = check_array(
+        scales, ensure_2d=False, allow_nd=True, dtype=np.float64, input_name=scales_name
+    )
     if scales.ndim == 1:  # one variance (squared scale) per component: isotropic
         if scales.shape[0] != K:
             raise ValueError(
@@ -90,8 +101,8 @@ def _check_parameters(means, scales, n_features, scales_name):
         scales = scales[:, None, None] * np.eye(n_features)
     if scales.shape != (K, n_features, n_features):
         raise ValueError(
-            f"{scales_name} must have shape (n_components,) or (n_components, {n_features}, {n_features}), "
-            f"got {scales.shape}"
+            f"{scales_name} must have shape (n_components,) or "
+            f"(n_components, {n_features}, {n_features}), got {scales.shape}"
         )
     # Cholesky reads only the lower triangle, so an asymmetric matrix would pass silently.
     if not np.allclose(scales, np.swapaxes(scales, -1, -2), rtol=1e-10, atol=0.0):
@@ -111,7 +122,7 @@ def _mahalanobis_and_logdet(X, means, chol):
     maha = np.column_stack(
         [
             np.sum(solve_triangular(L, (X - mu).T, lower=True) ** 2, axis=0)
-            for mu, L in zip(means, chol)
+            for mu, L in zip(means, chol, strict=True)
         ]
     ).reshape(X.shape[0], len(means))
     logdet = 2.0 * np.sum(np.log(np.diagonal(chol, axis1=-2, axis2=-1)), axis=-1)
@@ -125,13 +136,16 @@ def gaussian_log_densities(X, means, covariances):
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features) or (n_samples,)
+        The points x_n.
     means : array-like of shape (n_components, n_features) or (n_components,) for 1-D data
+        The component means μ_k (locations, for a Cauchy family).
     covariances : array-like of shape (n_components, n_features, n_features) or (n_components,)
         Full covariance matrices, or one variance per component (Σ_k = σ_k² I).
 
     Returns
     -------
     ndarray of shape (n_samples, n_components)
+        ln N(x_n | μ_k, Σ_k).
     """
     X = _as_points(X)
     means, chol = _check_parameters(means, covariances, X.shape[1], "covariances")
@@ -149,13 +163,16 @@ def cauchy_log_densities(X, locations, scales):
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features) or (n_samples,)
+        The points x_n.
     locations : array-like of shape (n_components, n_features) or (n_components,)
+        The component locations μ_k.
     scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
         Scale matrices Σ_k, or one squared scale per component (Σ_k = γ_k² I).
 
     Returns
     -------
     ndarray of shape (n_samples, n_components)
+        ln Cauchy(x_n | μ_k, Σ_k).
     """
     X = _as_points(X)
     locations, chol = _check_parameters(locations, scales, X.shape[1], "scales")
@@ -171,16 +188,19 @@ def component_log_densities(X, means, scales, family="gaussian"):
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features) or (n_samples,)
+        The points x_n.
     means : array-like of shape (n_components, n_features) or (n_components,)
         Means (Gaussian) or locations (Cauchy).
     scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
         Covariances (Gaussian) or scale matrices (Cauchy); see :func:`gaussian_log_densities`
         and :func:`cauchy_log_densities`.
     family : {"gaussian", "cauchy"}
+        The family of the components.
 
     Returns
     -------
     ndarray of shape (n_samples, n_components)
+        ln p(x_n | k).
     """
     if family == "gaussian":
         return gaussian_log_densities(X, means, scales)
@@ -195,21 +215,20 @@ def _weights_and_log_densities(X, weights, means, scales, family):
     n_means = np.shape(means)[0] if np.ndim(means) else 0
     if n_means != weights.size:
         raise ValueError(
-            f"means must have one row per component ({weights.size} weights), got shape {np.shape(means)}"
+            f"means must have one row per component ({weights.size} weights), "
+            f"got shape {np.shape(means)}"
         )
     return weights, component_log_densities(X, means, scales, family)
 
 
 # ----------------------------------------------------------------------------- (14.2)-(14.5)
 def _check_log_densities(log_component_densities, weights):
-    log_p = np.asarray(log_component_densities, dtype=float)
+    log_p = _check_log_values(log_component_densities, "log_component_densities")
     if log_p.ndim < 1 or log_p.shape[-1] != weights.size:
         raise ValueError(
-            f"log_component_densities must have the components on its last axis ({weights.size}), "
-            f"got shape {log_p.shape}"
+            "log_component_densities must have the components on its last axis "
+            f"({weights.size}), got shape {log_p.shape}"
         )
-    if np.any(np.isnan(log_p)) or np.any(log_p == np.inf):
-        raise ValueError("log_component_densities must not contain NaN or +inf")
     return log_p
 
 
@@ -230,6 +249,7 @@ def log_joint(weights, log_component_densities):
     Returns
     -------
     ndarray of shape (..., n_components)
+        ln π_k + ln p(x_n | k).
     """
     weights = check_simplex(weights)
     return log_or_minus_inf(weights) + _check_log_densities(log_component_densities, weights)
@@ -242,11 +262,14 @@ def log_marginal(weights, log_component_densities):
     Parameters
     ----------
     weights : array-like of shape (n_components,)
+        Mixing coefficients π_k: non-negative, summing to one.
     log_component_densities : array-like of shape (..., n_components)
+        ln p(x_n | k), the components on the last axis.
 
     Returns
     -------
     ndarray of shape (...)
+        ln p(x_n), one value per point.
     """
     return logsumexp(log_joint(weights, log_component_densities), axis=-1)
 
@@ -258,15 +281,20 @@ def mixture_log_density(X, weights, means, scales, family="gaussian"):
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features) or (n_samples,)
+        The points x_n.
     weights : array-like of shape (n_components,)
+        Mixing coefficients π_k: non-negative, summing to one.
     means : array-like of shape (n_components, n_features) or (n_components,)
+        The component means μ_k (locations, for a Cauchy family).
     scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
         Covariances (Gaussian) or scale matrices (Cauchy).
     family : {"gaussian", "cauchy"}
+        The family of the components.
 
     Returns
     -------
     ndarray of shape (n_samples,)
+        ln p(x_n) at each point.
     """
     return log_marginal(*_weights_and_log_densities(X, weights, means, scales, family))
 
@@ -278,13 +306,18 @@ def mixture_density(X, weights, means, covariances):
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features) or (n_samples,)
+        The points x_n.
     weights : array-like of shape (n_components,)
+        Mixing coefficients π_k: non-negative, summing to one.
     means : array-like of shape (n_components, n_features) or (n_components,)
+        The component means μ_k (locations, for a Cauchy family).
     covariances : array-like of shape (n_components, n_features, n_features) or (n_components,)
+        Full covariance matrices Σ_k, or one variance per component (Σ_k = σ_k² I).
 
     Returns
     -------
     ndarray of shape (n_samples,)
+        p(x_n) at each point.
     """
     return np.exp(mixture_log_density(X, weights, means, covariances, "gaussian"))
 
@@ -296,11 +329,14 @@ def mixture_log_likelihood(weights, log_component_densities):
     Parameters
     ----------
     weights : array-like of shape (n_components,)
+        Mixing coefficients π_k: non-negative, summing to one.
     log_component_densities : array-like of shape (n_samples, n_components)
+        ln p(x_n | k), the components on the last axis.
 
     Returns
     -------
     float
+        ln p(X), the sum over points of ln p(x_n).
     """
     log_p = np.asarray(log_component_densities, dtype=float)
     if log_p.ndim != 2:
@@ -316,12 +352,21 @@ def log_model_evidence(X, weights, means, scales, family="gaussian"):
 
     Parameters
     ----------
-    X, weights, means, scales, family
+    X : array-like of shape (n_samples, n_features) or (n_samples,)
+        As in :func:`mixture_log_density`.
+    weights : array-like of shape (n_components,)
+        As in :func:`mixture_log_density`.
+    means : array-like of shape (n_components, n_features) or (n_components,)
+        As in :func:`mixture_log_density`.
+    scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
+        As in :func:`mixture_log_density`.
+    family : {"gaussian", "cauchy"}, default="gaussian"
         As in :func:`mixture_log_density`.
 
     Returns
     -------
     float
+        ln p(X | h).
     """
     return mixture_log_likelihood(*_weights_and_log_densities(X, weights, means, scales, family))
 
@@ -334,22 +379,18 @@ def _check_prior(prior, n_models):
 
 
 def _check_evidences(log_evidences):
-    log_evidences = np.asarray(log_evidences, dtype=float)
+    log_evidences = _check_log_values(log_evidences, "log_evidences")
     if log_evidences.ndim < 1 or log_evidences.shape[-1] == 0:
         raise ValueError("log_evidences must have the H candidate models on its last axis")
-    if np.any(np.isnan(log_evidences)) or np.any(log_evidences == np.inf):
-        raise ValueError("log_evidences must not contain NaN or +inf")
     return log_evidences
 
 
 def _check_point_densities(log_point_densities):
-    log_p = np.asarray(log_point_densities, dtype=float)
+    log_p = _check_log_values(log_point_densities, "log_point_densities")
     if log_p.ndim != 2 or log_p.shape[1] == 0:
         raise ValueError(
             f"log_point_densities must have shape (n_samples, n_models), got {log_p.shape}"
         )
-    if np.any(np.isnan(log_p)) or np.any(log_p == np.inf):
-        raise ValueError("log_point_densities must not contain NaN or +inf")
     return log_p
 
 
@@ -367,6 +408,7 @@ def log_bma_marginal(log_evidences, prior=None):
     Returns
     -------
     ndarray of shape (...)
+        ln p(X) of the model average.
     """
     log_evidences = _check_evidences(log_evidences)
     return logsumexp(log_evidences + _check_prior(prior, log_evidences.shape[-1]), axis=-1)
@@ -379,6 +421,7 @@ def log_model_posterior(log_evidences, prior=None):
     Parameters
     ----------
     log_evidences : array-like of shape (..., n_models)
+        ln p(X | h) for each candidate model h, on the last axis.
     prior : array-like of shape (n_models,), default=None
         p(h); uniform when None.
 
@@ -408,6 +451,7 @@ def model_posterior_path(log_point_densities, prior=None):
     log_point_densities : array-like of shape (n_samples, n_models)
         ln p(x_n | h): column h is model h's log density at each point.
     prior : array-like of shape (n_models,), default=None
+        The prior p(h) over the models; uniform when None.
 
     Returns
     -------
@@ -428,7 +472,9 @@ def combination_responsibilities(log_point_densities, weights):
     Parameters
     ----------
     log_point_densities : array-like of shape (n_samples, n_models)
+        ln p(x_n | h): column h is model h's log density at each point.
     weights : array-like of shape (n_models,)
+        Mixing coefficients π_k: non-negative, summing to one.
 
     Returns
     -------
@@ -441,28 +487,35 @@ def combination_responsibilities(log_point_densities, weights):
 def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, init=None):
     """Maximum-likelihood mixing coefficients of a combination of fixed models (EM).
 
-    E-step: responsibilities p(h | x_n); M-step: weights = mean responsibility. The log-likelihood
-    (14.5) of the combined mixture never decreases.
+    The models are the fixed components of one mixture: the E-step is
+    :func:`combination_responsibilities`, p(h | x_n), and the M-step the mean responsibility
+    (:func:`~prml14.mixtures.linear.mixing_coefficients`, the (14.38) of this mixture). They
+    run on the package's one EM driver, so the log-likelihood (14.5) of the combination never
+    decreases.
 
     Parameters
     ----------
     log_point_densities : array-like of shape (n_samples, n_models)
+        ln p(x_n | h): column h is model h's log density at each point.
     max_iter : int, default=500
+        Most EM iterations.
     tol : float, default=1e-10
-        Stop when the log-likelihood per point improves by less than this.
+        Stop when the log-likelihood per point changes by at most this.
     init : array-like of shape (n_models,), default=None
         Starting weights; uniform when None.
 
     Returns
     -------
     weights : ndarray of shape (n_models,)
-    log_likelihoods : ndarray of shape (n_iter,)
-        The log-likelihood (14.5) before each M-step.
+        The fitted mixing coefficients.
+    log_likelihoods : ndarray of shape (n_iter + 1,)
+        The log-likelihood (14.5) at the starting weights and after every iteration; the last
+        entry belongs to the returned weights.
 
     Warns
     -----
     ConvergenceWarning
-        If ``max_iter`` iterations did not reach ``tol``.
+        If ``max_iter`` iterations did not reach ``tol`` (attributed to the caller's line).
     """
     log_p = _check_point_densities(log_point_densities)
     if log_p.shape[0] == 0:
@@ -471,24 +524,27 @@ def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, ini
         raise ValueError(
             "log_point_densities: some point has zero density under every model (a row of -inf)"
         )
-    if not isinstance(max_iter, Integral) or max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+    check_scalar(max_iter, "max_iter", Integral, min_val=1)
+    check_scalar(tol, "tol", Real, min_val=0)
     H = log_p.shape[1]
-    weights = np.full(H, 1.0 / H) if init is None else check_simplex(init, H, name="init")
-    trace = []
-    for _ in range(max_iter):
+    start = np.full(H, 1.0 / H) if init is None else check_simplex(init, H, name="init")
+
+    def e_step(weights):
         responsibilities, log_norm = normalise_log(log_joint(weights, log_p))
-        trace.append(float(log_norm.sum()))
-        weights = responsibilities.mean(axis=0)
-        if len(trace) > 1 and trace[-1] - trace[-2] < tol * log_p.shape[0]:
-            break
-    else:
-        warnings.warn(
-            f"fit_combination_weights did not converge in max_iter={max_iter} iterations",
-            ConvergenceWarning,
-            stacklevel=2,
-        )
-    return weights, np.array(trace)
+        return responsibilities, float(log_norm.sum())
+
+    result = run_em(
+        lambda random_state: start,
+        e_step,
+        lambda responsibilities, weights: mixing_coefficients(responsibilities),
+        n_init=1,
+        max_iter=max_iter,
+        tol=tol,
+        random_state=None,
+        total_weight=log_p.shape[0],
+        name="fit_combination_weights",
+    )
+    return result.params, result.log_likelihood_history
 
 
 def bma_predictive_density(model_predictive_densities, log_posterior):
@@ -504,6 +560,7 @@ def bma_predictive_density(model_predictive_densities, log_posterior):
     Returns
     -------
     ndarray of shape (...)
+        The BMA predictive density at each query point.
     """
     dens = np.asarray(model_predictive_densities, dtype=float)
     post = np.exp(np.asarray(log_posterior, dtype=float))
@@ -519,20 +576,27 @@ def sample_mixture(n_samples, weights, means, scales, family="gaussian", random_
     Parameters
     ----------
     n_samples : int
+        The number of points to draw.
     weights : array-like of shape (n_components,)
+        Mixing coefficients π_k: non-negative, summing to one.
     means : array-like of shape (n_components, n_features) or (n_components,)
+        The component means μ_k (locations, for a Cauchy family).
     scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
+        Covariances (Gaussian) or scale matrices (Cauchy); one number per component means Σ_k =
+        s_k I.
     family : {"gaussian", "cauchy"}
+        The family of the components.
     random_state : int, RandomState or None
+        Seeds the draws.
 
     Returns
     -------
     X : ndarray of shape (n_samples, n_features)
+        The points.
     z : ndarray of shape (n_samples,)
         The component that generated each point.
     """
-    if not isinstance(n_samples, Integral) or n_samples < 1:
-        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+    check_scalar(n_samples, "n_samples", Integral, min_val=1)
     if family not in _FAMILIES:
         raise ValueError(f"family must be one of {_FAMILIES}, got {family!r}")
     rng = check_random_state(random_state)

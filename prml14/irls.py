@@ -30,7 +30,10 @@ Which weights the ridge penalty ``l2`` shrinks (deliberately different in the tw
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
+from sklearn.utils import check_array, check_scalar
 
 from ._equations import implements
 from ._numerics import expit, log_expit, log_softmax, softmax, softplus
@@ -43,24 +46,26 @@ __all__ = [
 ]
 
 
-def _check_irls_inputs(Phi, t, weights):
-    Phi = np.asarray(Phi, dtype=float)
-    t = np.asarray(t, dtype=float)
-    weights = np.asarray(weights, dtype=float)
-    if Phi.ndim != 2:
+def _check_design(Phi):
+    if np.ndim(Phi) != 2:
         raise ValueError(
-            f"Phi must be a 2-D design matrix of shape (n_samples, n_basis), got shape {Phi.shape}"
+            "Phi must be a 2-D design matrix of shape (n_samples, n_basis), "
+            f"got shape {np.shape(Phi)}"
         )
+    return check_array(Phi, dtype=np.float64, input_name="Phi")
+
+
+def _check_irls_inputs(Phi, t, weights):
+    Phi = _check_design(Phi)
     n = Phi.shape[0]
+    t = check_array(t, ensure_2d=False, dtype=np.float64, input_name="t")
+    weights = check_array(weights, ensure_2d=False, dtype=np.float64, input_name="weights")
     if t.shape != (n,):
         raise ValueError(f"t must have shape (n_samples,) = ({n},), got {t.shape}")
     if weights.shape != (n,):
         raise ValueError(
             f"weights (gamma) must have shape (n_samples,) = ({n},), got {weights.shape}"
         )
-    for name, a in (("Phi", Phi), ("t", t), ("weights", weights)):
-        if not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} must contain only finite values (no NaN or inf)")
     if np.any((t < 0) | (t > 1)):
         raise ValueError("t must contain targets (or soft targets) in [0, 1]")
     if np.any(weights < 0):
@@ -111,7 +116,9 @@ def q_negative_hessian(w, Phi, t, gamma):
     Parameters
     ----------
     w : ndarray of shape (n_basis,)
+        The weights of one logistic model, y_n = σ(wᵀφ_n).
     Phi : ndarray of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ (a column of ones for a bias).
     t : ndarray of shape (n_samples,)
         Only checked (the Hessian of the logistic log-likelihood does not depend on t); kept so
         that gradient and Hessian share one signature.
@@ -121,6 +128,7 @@ def q_negative_hessian(w, Phi, t, gamma):
     Returns
     -------
     ndarray of shape (n_basis, n_basis)
+        Σ_n γ_n y_n (1 − y_n) φ_n φ_nᵀ.
     """
     Phi, t, gamma = _check_irls_inputs(Phi, t, gamma)
     y = expit(Phi @ _check_w(w, Phi.shape[1]))
@@ -136,14 +144,20 @@ def weighted_logistic_objective(w, Phi, t, weights, l2=0.0):
     Parameters
     ----------
     w : ndarray of shape (n_basis,)
+        The weights of one logistic model, y_n = σ(wᵀφ_n).
     Phi : ndarray of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ (a column of ones for a bias).
     t : ndarray of shape (n_samples,)
+        Targets in {0, 1} (soft targets in [0, 1] are allowed).
     weights : ndarray of shape (n_samples,)
+        Non-negative sample weights (the responsibilities γ_nk; ones if None where allowed).
     l2 : float, default=0.0
+        The ridge penalty.
 
     Returns
     -------
     float
+        The penalised weighted log-likelihood.
     """
     Phi, t, weights = _check_irls_inputs(Phi, t, weights)
     w = _check_w(w, Phi.shape[1])
@@ -153,7 +167,8 @@ def weighted_logistic_objective(w, Phi, t, weights, l2=0.0):
 
 
 def _newton_direction(H, g):
-    """Solve H d = g by Cholesky; if H is not (numerically) positive definite add a growing jitter."""
+    """Solve H d = g by Cholesky, adding a growing jitter if H is not (numerically) positive
+    definite."""
     m = H.shape[0]
     scale = max(np.trace(H) / m, 1.0)
     jitter = 0.0
@@ -169,7 +184,9 @@ def _newton_direction(H, g):
     return g / (jitter or 1.0)
 
 
-def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100, tol=1e-8):
+def weighted_logistic_irls(
+    Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100, tol=1e-8, check_input=True
+):
     """Maximise a weighted (optionally L2-penalised) logistic log-likelihood by Newton/IRLS.
 
     Maximises
@@ -177,11 +194,11 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
         L(w) = Σ_n weights_n {t_n ln y_n + (1 − t_n) ln(1 − y_n)} − (l2/2) ‖w‖²,  y_n = σ(wᵀφ_n),
 
     with Newton steps w ← w + H⁻¹ g, where g = (14.51) − l2 w and H = (14.52) + l2 I is the
-    *negative* Hessian of L. With weights γ_nk (n = 1..N, k fixed) this is the M-step (14.49)–(14.52) of one
-    component of a mixture of logistic regressions.
+    *negative* Hessian of L. With weights γ_nk (n = 1..N, k fixed) this is the M-step
+    (14.49)–(14.52) of one component of a mixture of logistic regressions.
 
-    Safeguards
-    ----------
+    Safeguards:
+
     * **Step halving**: if a full Newton step does not increase L, the step is halved (up to 30
       times), so L never decreases from one iterate to the next.
     * **Hessian not positive definite**: with l2 = 0 the matrix H is only positive
@@ -213,20 +230,24 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
         Converged when the largest change of a weight is below tol × (1 + max|w|), or when the
         objective can no longer be increased at machine precision and the Newton step is below
         sqrt(tol) × (1 + max|w|).
+    check_input : bool, default=True
+        Validate the arguments. ``False`` skips the checks for arguments already validated
+        (float arrays of matching shapes), as the mixtures' M-steps do.
 
     Returns
     -------
     w : ndarray of shape (n_basis,)
+        The weights reached.
     n_iter : int
         Newton steps taken.
     converged : bool
+        Whether the stopping rule was met (False on separable data with ``l2 = 0``).
     """
-    Phi, t, weights = _check_irls_inputs(Phi, t, weights)
+    if check_input:
+        Phi, t, weights = _check_irls_inputs(Phi, t, weights)
+        check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
+        check_scalar(max_iter, "max_iter", Integral, min_val=1)
     m = Phi.shape[1]
-    if l2 < 0:
-        raise ValueError(f"l2 must be non-negative, got {l2}")
-    if max_iter < 1:
-        raise ValueError(f"max_iter must be a positive integer, got {max_iter}")
     w = np.zeros(m) if w_init is None else np.array(w_init, dtype=float, copy=True)
     if w.shape != (m,):
         raise ValueError(f"w_init must have shape (n_basis,) = ({m},), got {w.shape}")
@@ -242,7 +263,8 @@ def weighted_logistic_irls(Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100
     obj = objective(a, w)
     converged = False
     n_iter = 0
-    for n_iter in range(1, max_iter + 1):
+    for step_number in range(1, max_iter + 1):
+        n_iter = step_number
         y = expit(a)
         g = Phi.T @ (weights * (t - y)) - l2 * w  # (14.51) minus the penalty's gradient
         s_n = weights * y * (1.0 - y)
@@ -301,29 +323,29 @@ __all__ += [
 
 
 def _check_softmax_problem(Phi, T, weights, W):
-    Phi = np.asarray(Phi, dtype=float)
-    T = np.asarray(T, dtype=float)
-    if Phi.ndim != 2:
+    Phi = _check_design(Phi)
+    T = check_array(T, dtype=np.float64, input_name="T")
+    if T.shape[0] != Phi.shape[0] or T.shape[1] < 2:
         raise ValueError(
-            f"Phi must be a 2-D design matrix of shape (n_samples, n_basis), got shape {Phi.shape}"
+            f"T must have shape (n_samples, n_classes) = ({Phi.shape[0]}, K) with K >= 2, "
+            f"got {T.shape}"
         )
-    if T.ndim != 2 or T.shape[0] != Phi.shape[0] or T.shape[1] < 2:
-        raise ValueError(
-            f"T must have shape (n_samples, n_classes) = ({Phi.shape[0]}, K) with K >= 2, got {T.shape}"
-        )
-    if not (np.all(np.isfinite(Phi)) and np.all(np.isfinite(T))):
-        raise ValueError("Phi and T must contain only finite values (no NaN or inf)")
     if np.any(T < 0) or not np.allclose(T.sum(axis=1), 1.0, rtol=0, atol=1e-6):
         raise ValueError("T must be non-negative with rows summing to one (soft targets)")
-    weights = np.ones(Phi.shape[0]) if weights is None else np.asarray(weights, dtype=float)
-    if weights.shape != (Phi.shape[0],) or not np.all(np.isfinite(weights)) or np.any(weights < 0):
-        raise ValueError(
-            f"weights must be finite and non-negative with shape (n_samples,) = ({Phi.shape[0]},)"
-        )
+    if weights is None:
+        weights = np.ones(Phi.shape[0])
+    else:
+        weights = check_array(weights, ensure_2d=False, dtype=np.float64, input_name="weights")
+        if weights.shape != (Phi.shape[0],) or np.any(weights < 0):
+            raise ValueError(
+                "weights must be finite and non-negative with shape (n_samples,) = "
+                f"({Phi.shape[0]},)"
+            )
     W = np.zeros((Phi.shape[1], T.shape[1])) if W is None else np.array(W, dtype=float)
     if W.shape != (Phi.shape[1], T.shape[1]) or not np.all(np.isfinite(W)):
         raise ValueError(
-            f"W must be finite with shape (n_basis, n_classes) = {(Phi.shape[1], T.shape[1])}, got {W.shape}"
+            "W must be finite with shape (n_basis, n_classes) = "
+            f"{(Phi.shape[1], T.shape[1])}, got {W.shape}"
         )
     return Phi, T, weights, W - W[:, [0]]
 
@@ -370,16 +392,20 @@ def weighted_softmax_objective(Phi, T, W, weights=None, *, l2=0.0):
     Parameters
     ----------
     Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ (a column of ones for a bias).
     T : array-like of shape (n_samples, n_classes)
         Non-negative soft targets, rows summing to one.
     W : array-like of shape (n_basis, n_classes)
+        Parameters, one column per class; column 0 is the reference class.
     weights : array-like of shape (n_samples,), default=None
         Non-negative sample weights r_n (ones if None).
     l2 : float, default=0.0
+        The ridge penalty.
 
     Returns
     -------
     float
+        L(W).
     """
     Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W)
     return _softmax_objective(Phi, T, W, weights, l2)
@@ -391,9 +417,23 @@ def softmax_q_gradient(Phi, T, W, weights=None, *, l2=0.0):
     Column k ≥ 1 is Φᵀ (r ⊙ (T_k − y_k)) − l2 w_k (bias unpenalised): because each row of T
     sums to one, ∂/∂a_k Σ_j T_j ln y_j = T_k − y_k Σ_j T_j = T_k − y_k, exactly as for hard labels.
 
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+        The basis functions; the first column is the (unpenalised) bias.
+    T : array-like of shape (n_samples, n_classes)
+        Non-negative soft targets, rows summing to one.
+    W : array-like of shape (n_basis, n_classes)
+        Parameters, one column per class; column 0 is the reference class.
+    weights : array-like of shape (n_samples,), default=None
+        Non-negative sample weights r_n (ones if None).
+    l2 : float, default=0.0
+        The ridge penalty on the non-bias entries of the free columns.
+
     Returns
     -------
     ndarray of shape (n_basis, n_classes - 1)
+        The gradient, one column per free class.
     """
     Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W)
     return _softmax_gradient(Phi, T, W, weights, l2)
@@ -411,13 +451,18 @@ def softmax_q_negative_hessian(Phi, W, weights=None, *, l2=0.0):
     Parameters
     ----------
     Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ (a column of ones for a bias).
     W : array-like of shape (n_basis, n_classes)
+        Parameters, one column per class; column 0 is the reference class.
     weights : array-like of shape (n_samples,), default=None
+        Non-negative sample weights (the responsibilities γ_nk; ones if None where allowed).
     l2 : float, default=0.0
+        The ridge penalty.
 
     Returns
     -------
     ndarray of shape ((n_classes - 1) * n_basis, (n_classes - 1) * n_basis)
+        The negative Hessian, (K − 1) × (K − 1) blocks of size M × M.
     """
     W = np.asarray(W, dtype=float)
     uniform = np.full((np.shape(Phi)[0], W.shape[-1]), 1.0 / W.shape[-1]) if W.ndim == 2 else W
@@ -454,10 +499,10 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
         Maximum number of Newton steps (0 returns the shifted ``W_init``).
     tol : float, default=1e-8
         Converged when half the Newton decrement, gᵀH⁻¹g / 2 (the predicted gain of the next
-        step), is at most ``tol × max(1, Σ_n r_n)``, or when no step size increases the objective.
-        On separable hard labels with ``l2 = 0`` the supremum lies at infinity: the iterates walk
-        out until the possible gain falls below this threshold and return large weights (use a
-        positive ``l2`` for a finite optimum).
+        step), is at most ``tol × max(1, Σ_n r_n)``, or when no step size increases the
+        objective. On separable hard labels with ``l2 = 0`` the supremum lies at infinity: the
+        iterates walk out until the possible gain falls below this threshold and return large
+        weights (use a positive ``l2`` for a finite optimum).
 
     Returns
     -------
@@ -466,14 +511,12 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
     n_iter : int
         Newton steps taken.
     converged : bool
+        Whether the stopping rule was met (False on separable data with ``l2 = 0``).
     """
     Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W_init)
-    if not (np.isfinite(l2) and l2 >= 0):
-        raise ValueError(f"l2 must be a finite non-negative float, got {l2!r}")
-    if isinstance(max_iter, bool) or int(max_iter) != max_iter or max_iter < 0:
-        raise ValueError(f"max_iter must be a non-negative integer, got {max_iter!r}")
-    if not (np.isfinite(tol) and tol > 0):
-        raise ValueError(f"tol must be a positive float, got {tol!r}")
+    check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
+    check_scalar(max_iter, "max_iter", Integral, min_val=0)
+    check_scalar(tol, "tol", Real, min_val=0, max_val=np.inf, include_boundaries="neither")
     m, n_free = Phi.shape[1], T.shape[1] - 1
     threshold = tol * max(1.0, float(weights.sum()))
     objective = _softmax_objective(Phi, T, W, weights, l2)

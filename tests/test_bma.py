@@ -42,7 +42,7 @@ def test_gaussian_log_densities_match_scipy():
     X = _points()
     got = gaussian_log_densities(X, MEANS_2D, COVS_2D)
     expected = np.column_stack(
-        [multivariate_normal(m, c).logpdf(X) for m, c in zip(MEANS_2D, COVS_2D)]
+        [multivariate_normal(m, c).logpdf(X) for m, c in zip(MEANS_2D, COVS_2D, strict=True)]
     )
     np.testing.assert_allclose(got, expected, rtol=1e-12)
     x = np.linspace(-3, 3, 11)
@@ -62,7 +62,7 @@ def test_cauchy_log_densities_match_scipy():
     )
     X = _points()
     expected = np.column_stack(
-        [multivariate_t(m, c, df=1).logpdf(X) for m, c in zip(MEANS_2D, COVS_2D)]
+        [multivariate_t(m, c, df=1).logpdf(X) for m, c in zip(MEANS_2D, COVS_2D, strict=True)]
     )
     np.testing.assert_allclose(cauchy_log_densities(X, MEANS_2D, COVS_2D), expected, rtol=1e-10)
 
@@ -110,14 +110,18 @@ def test_mixture_density_integrates_to_one_1d_and_2d():
 def test_mixture_density_equals_weighted_scipy_sum():
     X = _points()
     expected = sum(
-        w * multivariate_normal(m, c).pdf(X) for w, m, c in zip(WEIGHTS, MEANS_2D, COVS_2D)
+        w * multivariate_normal(m, c).pdf(X)
+        for w, m, c in zip(WEIGHTS, MEANS_2D, COVS_2D, strict=True)
     )
     np.testing.assert_allclose(
         mixture_density(X, WEIGHTS, MEANS_2D, COVS_2D), expected, rtol=1e-12
     )
     np.testing.assert_allclose(
         np.exp(mixture_log_density(X, WEIGHTS, MEANS_2D, COVS_2D, "cauchy")),
-        sum(w * multivariate_t(m, c, df=1).pdf(X) for w, m, c in zip(WEIGHTS, MEANS_2D, COVS_2D)),
+        sum(
+            w * multivariate_t(m, c, df=1).pdf(X)
+            for w, m, c in zip(WEIGHTS, MEANS_2D, COVS_2D, strict=True)
+        ),
         rtol=1e-10,
     )
 
@@ -162,12 +166,12 @@ def test_bma_marginal_is_sum_over_models_of_products():
     # Direct: a sum over h of a product over n of each model's density.
     direct = sum(
         p * np.prod(np.exp(mixture_log_density(X, WEIGHTS, m, s, f)))
-        for p, (f, m, s) in zip(prior, models)
+        for p, (f, m, s) in zip(prior, models, strict=True)
     )
     assert np.exp(log_bma_marginal(evid, prior)) == pytest.approx(direct, rel=1e-12)
     post = np.exp(log_model_posterior(evid, prior))
     assert post.sum() == pytest.approx(1.0)
-    expected = [p * np.exp(e) / direct for p, e in zip(prior, evid)]
+    expected = [p * np.exp(e) / direct for p, e in zip(prior, evid, strict=True)]
     np.testing.assert_allclose(post, expected, rtol=1e-10)
     np.testing.assert_allclose(
         np.exp(log_model_posterior(evid)), np.exp(evid) / np.exp(evid).sum(), rtol=1e-10
@@ -176,7 +180,7 @@ def test_bma_marginal_is_sum_over_models_of_products():
 
 @pytest.mark.equation("14.6")
 def test_bma_is_not_model_combination():
-    """One model for the whole data set (14.6) is not one model per point (a mixture over the models).
+    """One model for the whole data set (14.6) is not one model per point (a mixture of models).
 
     With maximum-likelihood combination weights, ln p(X) of the combination is at least
     max_h ln p(X | h) (the weights may put all mass on one model), which is at least the BMA
@@ -244,8 +248,29 @@ def test_combination_weights_recover_a_mixed_data_set_and_em_never_decreases():
 
 def test_fit_combination_weights_warns_without_convergence():
     log_p = np.log(np.random.default_rng(0).uniform(0.1, 1, size=(50, 3)))
-    with pytest.warns(ConvergenceWarning, match="did not converge"):
+    with pytest.warns(ConvergenceWarning, match="did not converge") as record:
         fit_combination_weights(log_p, max_iter=2, tol=0.0)
+    assert [w.filename for w in record] == [__file__]  # the caller's line, not the package
+
+
+@pytest.mark.equation("14.5")
+def test_combination_weights_are_the_em_fixed_point_and_the_trace_ends_at_them():
+    # An independent EM written out here: E-step by Bayes' rule, M-step the mean responsibility.
+    log_p = np.log(np.random.default_rng(1).uniform(0.05, 1, size=(40, 3)))
+    with pytest.warns(ConvergenceWarning):
+        weights, trace = fit_combination_weights(log_p, max_iter=7, tol=0.0, init=[0.5, 0.3, 0.2])
+    w, expected = np.array([0.5, 0.3, 0.2]), []
+    for _ in range(8):
+        joint = w * np.exp(log_p)
+        expected.append(np.log(joint.sum(axis=1)).sum())
+        if len(expected) == 8:
+            break
+        w = (joint / joint.sum(axis=1, keepdims=True)).mean(axis=0)
+    np.testing.assert_allclose(weights, w, rtol=1e-12)
+    np.testing.assert_allclose(trace, expected, rtol=1e-12)
+    assert trace[-1] == pytest.approx(mixture_log_likelihood(weights, log_p), rel=1e-12)
+    with pytest.raises(ValueError, match="max_iter == 0, must be >= 1"):
+        fit_combination_weights(log_p, max_iter=0)
 
 
 def test_bma_predictive_density_is_posterior_weighted_average():
@@ -278,7 +303,7 @@ def test_bad_input():
         ValueError, match="log_component_densities must have the components on its last axis"
     ):
         log_joint([0.5, 0.5], log_p)
-    with pytest.raises(ValueError, match="X must not contain NaN"):
+    with pytest.raises(ValueError, match="Input X contains NaN"):
         gaussian_log_densities(np.array([[np.nan, 0.0]]), MEANS_2D, COVS_2D)
     with pytest.raises(ValueError, match=r"means must have shape \(n_components, 2\)"):
         gaussian_log_densities(X, MEANS_1D, VARS_1D)
@@ -294,7 +319,7 @@ def test_bad_input():
         log_bma_marginal([1.0, 2.0], prior=[1.0])
     with pytest.raises(ValueError, match="log_evidences must not contain NaN"):
         log_model_posterior([np.nan, 0.0])
-    with pytest.raises(ValueError, match="n_samples must be a positive integer"):
+    with pytest.raises(ValueError, match="n_samples == 0, must be >= 1"):
         sample_mixture(0, WEIGHTS, MEANS_2D, COVS_2D)
     with pytest.raises(ValueError, match="log_point_densities must have shape"):
         model_posterior_path(np.zeros(4))
@@ -305,18 +330,18 @@ def test_bad_input():
 
 
 def test_bad_parameters_are_rejected_not_propagated():
-    """Asymmetric or non-finite covariances and NaN means used to give silent NaN/-inf or wrong densities."""
+    """Asymmetric or non-finite covariances and NaN means used to give NaN or wrong densities."""
     X = _points(5)
     asymmetric = np.array([[[1.0, 5.0], [0.0, 1.0]]])  # Cholesky reads only the lower triangle
     with pytest.raises(ValueError, match="covariances must be symmetric positive definite"):
         gaussian_log_densities(X, [[0.0, 0.0]], asymmetric)
     with pytest.raises(ValueError, match="scales must be symmetric positive definite"):
         cauchy_log_densities(X, [[0.0, 0.0]], asymmetric)
-    with pytest.raises(ValueError, match="covariances must not contain NaN or infinity"):
+    with pytest.raises(ValueError, match="Input covariances contains (NaN|infinity)"):
         gaussian_log_densities(X, [[0.0, 0.0]], np.array([[[np.nan, 0.0], [0.0, 1.0]]]))
-    with pytest.raises(ValueError, match="covariances must not contain NaN or infinity"):
+    with pytest.raises(ValueError, match="Input covariances contains (NaN|infinity)"):
         gaussian_log_densities(X, [[0.0, 0.0]], np.array([[[np.inf, 0.0], [0.0, 1.0]]]))
-    with pytest.raises(ValueError, match="means must not contain NaN or infinity"):
+    with pytest.raises(ValueError, match="Input means contains (NaN|infinity)"):
         gaussian_log_densities(X, [[np.nan, 0.0]], [1.0])
     # A mismatch between weights and means names the means, not an internal array.
     with pytest.raises(ValueError, match=r"means must have one row per component \(2 weights\)"):

@@ -63,7 +63,7 @@ def test_hessian_carries_the_responsibilities():
     # linear in gamma, and explicitly the sum of gamma_n y_n (1 - y_n) phi_n phi_n^T
     np.testing.assert_allclose(q_negative_hessian(w, Phi, t, 2 * gamma), 2 * H)
     y = 1 / (1 + np.exp(-Phi @ w))
-    brute = sum(g * yn * (1 - yn) * np.outer(p, p) for g, yn, p in zip(gamma, y, Phi))
+    brute = sum(g * yn * (1 - yn) * np.outer(p, p) for g, yn, p in zip(gamma, y, Phi, strict=True))
     np.testing.assert_allclose(H, brute, rtol=1e-12)
     # a point with zero responsibility contributes nothing
     g0 = gamma.copy()
@@ -144,11 +144,11 @@ def test_bad_inputs_are_rejected():
         weighted_logistic_irls(Phi, t + 1, gamma)
     with pytest.raises(ValueError, match="weights .* non-negative"):
         weighted_logistic_irls(Phi, t, -gamma)
-    with pytest.raises(ValueError, match="Phi must contain only finite"):
+    with pytest.raises(ValueError, match="Input Phi contains NaN"):
         weighted_logistic_irls(np.where(Phi == Phi[0, 1], np.nan, Phi), t, gamma)
     with pytest.raises(ValueError, match="t must have shape"):
         weighted_logistic_irls(Phi, t[:-1], gamma)
-    with pytest.raises(ValueError, match="l2 must be non-negative"):
+    with pytest.raises(ValueError, match="l2 == -1.0, must be >= 0"):
         weighted_logistic_irls(Phi, t, gamma, l2=-1.0)
     # the gradient, Hessian and objective check the same arguments (they broadcast before)
     w = np.zeros(Phi.shape[1])

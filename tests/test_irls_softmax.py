@@ -1,4 +1,4 @@
-"""Multinomial IRLS with soft targets (the gate M-step of the mixtures of experts, Section 14.5.3)."""
+"""Multinomial IRLS with soft targets (the gate M-step of the mixtures of experts, 14.5.3)."""
 
 import numpy as np
 import pytest
@@ -144,7 +144,7 @@ def test_zero_weight_samples_are_ignored():
         (dict(Phi=np.zeros((5, 2)), T=np.full((4, 2), 0.5)), "T must have shape"),
         (dict(Phi=np.zeros((5, 2)), T=np.ones((5, 1))), "T must have shape"),
         (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.7)), "rows summing to one"),
-        (dict(Phi=np.full((5, 2), np.nan), T=np.full((5, 2), 0.5)), "finite"),
+        (dict(Phi=np.full((5, 2), np.nan), T=np.full((5, 2), 0.5)), "Input Phi contains NaN"),
         (
             dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), weights=-np.ones(5)),
             "weights must be",
@@ -153,9 +153,12 @@ def test_zero_weight_samples_are_ignored():
             dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), W_init=np.zeros((3, 2))),
             "W must be finite with shape",
         ),
-        (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), l2=-1.0), "l2 must be"),
-        (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), max_iter=-1), "max_iter must be"),
-        (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), tol=0.0), "tol must be"),
+        (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), l2=-1.0), "l2 == -1.0, must be >= 0"),
+        (
+            dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), max_iter=-1),
+            "max_iter == -1, must be >= 0",
+        ),
+        (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), tol=0.0), "tol == 0.0, must be > 0"),
     ],
 )
 def test_bad_input(kwargs, message):

@@ -1,0 +1,134 @@
+"""Helpers shared by the modules: binary label coding (stumps, AdaBoost, logistic mixtures,
+experts), mixing weights on the simplex (bma, mixtures) and the random_state parameters of a
+wrapped estimator (AdaBoost, bagging)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+
+__all__ = ["binary_targets", "fitted_binary_targets", "random_state_params", "check_simplex"]
+
+
+def binary_targets(y):
+    """Map any two class labels to t ∈ {−1, +1} (the first sorted label becomes −1).
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+
+    Returns
+    -------
+    classes : ndarray of shape (2,)
+        The sorted labels; ``classes[0]`` ↦ −1, ``classes[1]`` ↦ +1.
+    t : ndarray of shape (n_samples,)
+        The targets as floats in {−1, +1}.
+
+    Raises
+    ------
+    ValueError
+        If y is not a classification target with exactly two classes.
+    """
+    check_classification_targets(y)
+    y_type = type_of_target(y, input_name="y", raise_unknown=True)
+    if y_type != "binary":
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target is {y_type}: "
+            "y must contain exactly two classes."
+        )
+    classes, index = np.unique(y, return_inverse=True)
+    if len(classes) != 2:
+        raise ValueError(
+            "y must contain exactly two classes (binary classification), got "
+            f"{len(classes)} class(es): {classes[:5].tolist()}"
+        )
+    return classes, 2.0 * index.reshape(-1) - 1.0
+
+
+def fitted_binary_targets(y, classes):
+    """Code labels as t ∈ {0, 1} with the classes of a fitted model (``classes[1]`` ↦ 1).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    classes : ndarray of shape (2,)
+        The fitted ``classes_``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Floats in {0, 1}.
+
+    Raises
+    ------
+    ValueError
+        If y holds a label that is not in ``classes``.
+    """
+    y = np.asarray(y)
+    unknown = ~np.isin(y, classes)
+    if np.any(unknown):
+        raise ValueError(
+            f"y contains labels not seen in fit: {np.unique(y[unknown])[:5].tolist()}; "
+            f"the fitted classes are {np.asarray(classes).tolist()}"
+        )
+    return (y == classes[1]).astype(float)
+
+
+def random_state_params(estimator):
+    """Names of every ``random_state`` parameter of ``estimator``, nested ones included, sorted.
+
+    A tree inside a Pipeline has ``"tree__random_state"``; ensembles seed each of them so that one
+    ``random_state`` of the ensemble fixes every member.
+
+    Parameters
+    ----------
+    estimator : scikit-learn estimator
+
+    Returns
+    -------
+    list of str
+    """
+    return sorted(
+        key
+        for key in estimator.get_params(deep=True)
+        if key == "random_state" or key.endswith("__random_state")
+    )
+
+
+def check_simplex(weights, n_components=None, name="weights"):
+    """Mixing weights as a float vector: non-empty, one per component, non-negative, sum one.
+
+    Parameters
+    ----------
+    weights : array-like of shape (n_components,)
+    n_components : int, default=None
+        The required length (not checked if None).
+    name : str, default="weights"
+        The argument's name, for the error messages.
+
+    Returns
+    -------
+    ndarray of shape (n_components,)
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, if a condition fails (the sum may differ from one by 1e-8).
+    """
+    weights = np.asarray(weights, dtype=float)
+    if weights.ndim != 1 or weights.size == 0:
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array of mixing coefficients, "
+            f"got shape {weights.shape}"
+        )
+    if n_components is not None and weights.size != n_components:
+        raise ValueError(
+            f"{name} must have one entry per component ({n_components}), got {weights.size}"
+        )
+    if (
+        not np.all(np.isfinite(weights))
+        or np.any(weights < 0)
+        or not np.isclose(weights.sum(), 1.0, atol=1e-8)
+    ):
+        raise ValueError(f"{name} must be non-negative and sum to one, got {weights}")
+    return weights

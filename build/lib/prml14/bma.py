@@ -1,0 +1,552 @@
+"""Bayesian model averaging versus model combination, equations (14.2)-(14.6).
+
+Two ways of putting several densities together look alike on paper and answer different
+questions:
+
+* A **mixture** (model combination) has one latent 1-of-K variable z *per data point*:
+  p(x, z) is the joint (14.2), p(x) = Σ_z p(x, z) the marginal (14.3), for Gaussians the
+  familiar mixture density (14.4), and an i.i.d. data set has likelihood (14.5), a product over
+  points of sums over that point's own z_n. Different points may come from different components.
+* **Bayesian model averaging** has one unknown model h for the *whole data set*:
+  p(X) = Σ_h p(X | h) p(h) (14.6), a sum over models of products over points. Its posterior
+  p(h | X) concentrates on a single model as N grows.
+
+Everything is computed in log space (log-sum-exp), vectorised over points and components, so
+data sets of thousands of points do not underflow.
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral
+
+import numpy as np
+from scipy.linalg import solve_triangular
+from scipy.special import gammaln
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+
+from ._equations import implements
+from ._numerics import log_or_minus_inf, logsumexp, normalise_log
+from ._validation import check_simplex
+
+__all__ = [
+    "gaussian_log_densities",
+    "cauchy_log_densities",
+    "component_log_densities",
+    "log_joint",
+    "log_marginal",
+    "mixture_density",
+    "mixture_log_density",
+    "mixture_log_likelihood",
+    "log_model_evidence",
+    "log_bma_marginal",
+    "log_model_posterior",
+    "model_posterior_path",
+    "combination_responsibilities",
+    "fit_combination_weights",
+    "bma_predictive_density",
+    "sample_mixture",
+]
+
+_FAMILIES = ("gaussian", "cauchy")
+
+
+# ----------------------------------------------------------------------------- validation
+def _as_points(X, name="X"):
+    X = np.asarray(X, dtype=float)
+    if X.ndim == 1:
+        X = X[:, None]
+    if X.ndim != 2:
+        raise ValueError(
+            f"{name} must be a 1-D or 2-D array of points (n_samples, n_features), got ndim={X.ndim}"
+        )
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{name} must not contain NaN or infinity")
+    return X
+
+
+def _check_parameters(means, scales, n_features, scales_name):
+    means = np.asarray(means, dtype=float)
+    if means.ndim == 1:
+        means = means[:, None]
+    if means.ndim != 2 or means.shape[1] != n_features:
+        raise ValueError(
+            f"means must have shape (n_components, {n_features}), got {np.shape(means)}"
+        )
+    if not np.all(np.isfinite(means)):
+        raise ValueError("means must not contain NaN or infinity")
+    K = means.shape[0]
+    scales = np.asarray(scales, dtype=float)
+    if not np.all(np.isfinite(scales)):
+        raise ValueError(f"{scales_name} must not contain NaN or infinity")
+    if scales.ndim == 1:  # one variance (squared scale) per component: isotropic
+        if scales.shape[0] != K:
+            raise ValueError(
+                f"{scales_name} must have one entry per component ({K}), got {scales.shape[0]}"
+            )
+        if np.any(scales <= 0):
+            raise ValueError(f"{scales_name} must be positive and finite")
+        scales = scales[:, None, None] * np.eye(n_features)
+    if scales.shape != (K, n_features, n_features):
+        raise ValueError(
+            f"{scales_name} must have shape (n_components,) or (n_components, {n_features}, {n_features}), "
+            f"got {scales.shape}"
+        )
+    # Cholesky reads only the lower triangle, so an asymmetric matrix would pass silently.
+    if not np.allclose(scales, np.swapaxes(scales, -1, -2), rtol=1e-10, atol=0.0):
+        raise ValueError(
+            f"{scales_name} must be symmetric positive definite matrices (got an asymmetric one)"
+        )
+    try:
+        chol = np.linalg.cholesky(scales)
+    except np.linalg.LinAlgError:
+        raise ValueError(f"{scales_name} must be symmetric positive definite matrices") from None
+    return means, chol
+
+
+def _mahalanobis_and_logdet(X, means, chol):
+    """Squared Mahalanobis distances (N, K) and ln|Σ_k| (K,) from Cholesky factors."""
+    # (x - μ_k)ᵀ Σ_k⁻¹ (x - μ_k) = |u|² with L_k u = x - μ_k: one triangular solve per component.
+    maha = np.column_stack(
+        [
+            np.sum(solve_triangular(L, (X - mu).T, lower=True) ** 2, axis=0)
+            for mu, L in zip(means, chol)
+        ]
+    ).reshape(X.shape[0], len(means))
+    logdet = 2.0 * np.sum(np.log(np.diagonal(chol, axis1=-2, axis2=-1)), axis=-1)
+    return maha, logdet
+
+
+# ----------------------------------------------------------------------------- components
+def gaussian_log_densities(X, means, covariances):
+    """ln N(x_n | μ_k, Σ_k) for every point and component.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features) or (n_samples,)
+    means : array-like of shape (n_components, n_features) or (n_components,) for 1-D data
+    covariances : array-like of shape (n_components, n_features, n_features) or (n_components,)
+        Full covariance matrices, or one variance per component (Σ_k = σ_k² I).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_components)
+    """
+    X = _as_points(X)
+    means, chol = _check_parameters(means, covariances, X.shape[1], "covariances")
+    maha, logdet = _mahalanobis_and_logdet(X, means, chol)
+    D = X.shape[1]
+    return -0.5 * (D * np.log(2 * np.pi) + logdet + maha)
+
+
+def cauchy_log_densities(X, locations, scales):
+    """ln Cauchy(x_n | μ_k, Σ_k): the multivariate Cauchy (Student t with one degree of freedom).
+
+    ``p(x) = Γ((1+D)/2) / (Γ(1/2) π^{D/2} det(Σ)^{1/2}) · (1 + (x-μ)ᵀΣ⁻¹(x-μ))^{-(1+D)/2}``.
+    In one dimension with ``scales = γ²`` this is the usual Cauchy density with scale γ.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features) or (n_samples,)
+    locations : array-like of shape (n_components, n_features) or (n_components,)
+    scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
+        Scale matrices Σ_k, or one squared scale per component (Σ_k = γ_k² I).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_components)
+    """
+    X = _as_points(X)
+    locations, chol = _check_parameters(locations, scales, X.shape[1], "scales")
+    maha, logdet = _mahalanobis_and_logdet(X, locations, chol)
+    D = X.shape[1]
+    log_norm = gammaln((1 + D) / 2) - gammaln(0.5) - 0.5 * D * np.log(np.pi) - 0.5 * logdet
+    return log_norm - 0.5 * (1 + D) * np.log1p(maha)
+
+
+def component_log_densities(X, means, scales, family="gaussian"):
+    """ln p(x_n | k) for a Gaussian or a Cauchy family of components.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features) or (n_samples,)
+    means : array-like of shape (n_components, n_features) or (n_components,)
+        Means (Gaussian) or locations (Cauchy).
+    scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
+        Covariances (Gaussian) or scale matrices (Cauchy); see :func:`gaussian_log_densities`
+        and :func:`cauchy_log_densities`.
+    family : {"gaussian", "cauchy"}
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_components)
+    """
+    if family == "gaussian":
+        return gaussian_log_densities(X, means, scales)
+    if family == "cauchy":
+        return cauchy_log_densities(X, means, scales)
+    raise ValueError(f"family must be one of {_FAMILIES}, got {family!r}")
+
+
+def _weights_and_log_densities(X, weights, means, scales, family):
+    """Checked mixing coefficients π_k and the (N, K) array ln p(x_n | k) of a mixture."""
+    weights = check_simplex(weights)
+    n_means = np.shape(means)[0] if np.ndim(means) else 0
+    if n_means != weights.size:
+        raise ValueError(
+            f"means must have one row per component ({weights.size} weights), got shape {np.shape(means)}"
+        )
+    return weights, component_log_densities(X, means, scales, family)
+
+
+# ----------------------------------------------------------------------------- (14.2)-(14.5)
+def _check_log_densities(log_component_densities, weights):
+    log_p = np.asarray(log_component_densities, dtype=float)
+    if log_p.ndim < 1 or log_p.shape[-1] != weights.size:
+        raise ValueError(
+            f"log_component_densities must have the components on its last axis ({weights.size}), "
+            f"got shape {log_p.shape}"
+        )
+    if np.any(np.isnan(log_p)) or np.any(log_p == np.inf):
+        raise ValueError("log_component_densities must not contain NaN or +inf")
+    return log_p
+
+
+@implements("14.2")
+def log_joint(weights, log_component_densities):
+    """ln p(x_n, z_nk = 1) = ln π_k + ln p(x_n | k), equation (14.2) in log space.
+
+    With the 1-of-K coding, p(x, z) = Π_k {π_k p(x | k)}^{z_k}; the entry for z with z_k = 1 is
+    π_k p(x | k).
+
+    Parameters
+    ----------
+    weights : array-like of shape (n_components,)
+        Mixing coefficients π_k = p(z_k = 1).
+    log_component_densities : array-like of shape (..., n_components)
+        ln p(x_n | k), e.g. from :func:`gaussian_log_densities`.
+
+    Returns
+    -------
+    ndarray of shape (..., n_components)
+    """
+    weights = check_simplex(weights)
+    return log_or_minus_inf(weights) + _check_log_densities(log_component_densities, weights)
+
+
+@implements("14.3")
+def log_marginal(weights, log_component_densities):
+    """ln p(x_n) = ln Σ_z p(x_n, z), equation (14.3), by log-sum-exp over the components.
+
+    Parameters
+    ----------
+    weights : array-like of shape (n_components,)
+    log_component_densities : array-like of shape (..., n_components)
+
+    Returns
+    -------
+    ndarray of shape (...)
+    """
+    return logsumexp(log_joint(weights, log_component_densities), axis=-1)
+
+
+@implements("14.4")
+def mixture_log_density(X, weights, means, scales, family="gaussian"):
+    """ln p(x) = ln Σ_k π_k p(x | μ_k, Σ_k) for a Gaussian (14.4) or Cauchy mixture.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features) or (n_samples,)
+    weights : array-like of shape (n_components,)
+    means : array-like of shape (n_components, n_features) or (n_components,)
+    scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
+        Covariances (Gaussian) or scale matrices (Cauchy).
+    family : {"gaussian", "cauchy"}
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+    """
+    return log_marginal(*_weights_and_log_densities(X, weights, means, scales, family))
+
+
+@implements("14.4")
+def mixture_density(X, weights, means, covariances):
+    """The Gaussian mixture p(x) = Σ_k π_k N(x | μ_k, Σ_k), equation (14.4).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features) or (n_samples,)
+    weights : array-like of shape (n_components,)
+    means : array-like of shape (n_components, n_features) or (n_components,)
+    covariances : array-like of shape (n_components, n_features, n_features) or (n_components,)
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+    """
+    return np.exp(mixture_log_density(X, weights, means, covariances, "gaussian"))
+
+
+@implements("14.5")
+def mixture_log_likelihood(weights, log_component_densities):
+    """ln p(X) = Σ_n ln Σ_{z_n} p(x_n, z_n), equation (14.5): one latent z_n per point.
+
+    Parameters
+    ----------
+    weights : array-like of shape (n_components,)
+    log_component_densities : array-like of shape (n_samples, n_components)
+
+    Returns
+    -------
+    float
+    """
+    log_p = np.asarray(log_component_densities, dtype=float)
+    if log_p.ndim != 2:
+        raise ValueError(
+            f"log_component_densities must have shape (n_samples, n_components), got {log_p.shape}"
+        )
+    return float(np.sum(log_marginal(weights, log_p)))
+
+
+# ----------------------------------------------------------------------------- (14.6)
+def log_model_evidence(X, weights, means, scales, family="gaussian"):
+    """ln p(X | h) of one candidate mixture model h: equation (14.5) evaluated for model h.
+
+    Parameters
+    ----------
+    X, weights, means, scales, family
+        As in :func:`mixture_log_density`.
+
+    Returns
+    -------
+    float
+    """
+    return mixture_log_likelihood(*_weights_and_log_densities(X, weights, means, scales, family))
+
+
+def _check_prior(prior, n_models):
+    if prior is None:
+        return np.full(n_models, -np.log(n_models))
+    prior = check_simplex(prior, n_models, name="prior")
+    return log_or_minus_inf(prior)
+
+
+def _check_evidences(log_evidences):
+    log_evidences = np.asarray(log_evidences, dtype=float)
+    if log_evidences.ndim < 1 or log_evidences.shape[-1] == 0:
+        raise ValueError("log_evidences must have the H candidate models on its last axis")
+    if np.any(np.isnan(log_evidences)) or np.any(log_evidences == np.inf):
+        raise ValueError("log_evidences must not contain NaN or +inf")
+    return log_evidences
+
+
+def _check_point_densities(log_point_densities):
+    log_p = np.asarray(log_point_densities, dtype=float)
+    if log_p.ndim != 2 or log_p.shape[1] == 0:
+        raise ValueError(
+            f"log_point_densities must have shape (n_samples, n_models), got {log_p.shape}"
+        )
+    if np.any(np.isnan(log_p)) or np.any(log_p == np.inf):
+        raise ValueError("log_point_densities must not contain NaN or +inf")
+    return log_p
+
+
+@implements("14.6")
+def log_bma_marginal(log_evidences, prior=None):
+    """ln p(X) = ln Σ_h p(X | h) p(h), equation (14.6), by log-sum-exp over the models.
+
+    Parameters
+    ----------
+    log_evidences : array-like of shape (..., n_models)
+        ln p(X | h) for each candidate model.
+    prior : array-like of shape (n_models,), default=None
+        p(h); uniform when None.
+
+    Returns
+    -------
+    ndarray of shape (...)
+    """
+    log_evidences = _check_evidences(log_evidences)
+    return logsumexp(log_evidences + _check_prior(prior, log_evidences.shape[-1]), axis=-1)
+
+
+@implements("14.6")
+def log_model_posterior(log_evidences, prior=None):
+    """ln p(h | X) = ln p(X | h) + ln p(h) − ln p(X), with p(X) from (14.6).
+
+    Parameters
+    ----------
+    log_evidences : array-like of shape (..., n_models)
+    prior : array-like of shape (n_models,), default=None
+        p(h); uniform when None.
+
+    Returns
+    -------
+    ndarray of shape (..., n_models)
+        Log posterior probabilities; ``exp`` of each row sums to one.
+    """
+    log_evidences = _check_evidences(log_evidences)
+    joint = log_evidences + _check_prior(prior, log_evidences.shape[-1])
+    if np.any(np.all(joint == -np.inf, axis=-1)):
+        raise ValueError(
+            "log_evidences: p(X | h) p(h) is zero for every model h, so p(h | X) is undefined"
+        )
+    return joint - logsumexp(joint, axis=-1, keepdims=True)
+
+
+def model_posterior_path(log_point_densities, prior=None):
+    """ln p(h | x_1, ..., x_n) for n = 1, ..., N: the BMA posterior as the data arrive.
+
+    ln p(x_1..x_n | h) is a cumulative sum of per-point log densities (i.i.d. data, (14.5));
+    (14.6) then normalises over h. No product of densities is ever formed, so thousands of points
+    do not underflow.
+
+    Parameters
+    ----------
+    log_point_densities : array-like of shape (n_samples, n_models)
+        ln p(x_n | h): column h is model h's log density at each point.
+    prior : array-like of shape (n_models,), default=None
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_models)
+        Row n − 1 holds ln p(h | x_1, ..., x_n).
+    """
+    return log_model_posterior(
+        np.cumsum(_check_point_densities(log_point_densities), axis=0), prior
+    )
+
+
+def combination_responsibilities(log_point_densities, weights):
+    """p(h | x_n) under *model combination*: each point has its own latent choice of model.
+
+    The models are treated as the components of one mixture with coefficients ``weights``,
+    so these are the responsibilities of (14.2)-(14.3) applied to whole models.
+
+    Parameters
+    ----------
+    log_point_densities : array-like of shape (n_samples, n_models)
+    weights : array-like of shape (n_models,)
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_models)
+        Each row sums to one.
+    """
+    return normalise_log(log_joint(weights, _check_point_densities(log_point_densities)))[0]
+
+
+def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, init=None):
+    """Maximum-likelihood mixing coefficients of a combination of fixed models (EM).
+
+    E-step: responsibilities p(h | x_n); M-step: weights = mean responsibility. The log-likelihood
+    (14.5) of the combined mixture never decreases.
+
+    Parameters
+    ----------
+    log_point_densities : array-like of shape (n_samples, n_models)
+    max_iter : int, default=500
+    tol : float, default=1e-10
+        Stop when the log-likelihood per point improves by less than this.
+    init : array-like of shape (n_models,), default=None
+        Starting weights; uniform when None.
+
+    Returns
+    -------
+    weights : ndarray of shape (n_models,)
+    log_likelihoods : ndarray of shape (n_iter,)
+        The log-likelihood (14.5) before each M-step.
+
+    Warns
+    -----
+    ConvergenceWarning
+        If ``max_iter`` iterations did not reach ``tol``.
+    """
+    log_p = _check_point_densities(log_point_densities)
+    if log_p.shape[0] == 0:
+        raise ValueError("log_point_densities must have at least one row (point)")
+    if np.any(np.all(log_p == -np.inf, axis=1)):
+        raise ValueError(
+            "log_point_densities: some point has zero density under every model (a row of -inf)"
+        )
+    if not isinstance(max_iter, Integral) or max_iter < 1:
+        raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+    H = log_p.shape[1]
+    weights = np.full(H, 1.0 / H) if init is None else check_simplex(init, H, name="init")
+    trace = []
+    for _ in range(max_iter):
+        responsibilities, log_norm = normalise_log(log_joint(weights, log_p))
+        trace.append(float(log_norm.sum()))
+        weights = responsibilities.mean(axis=0)
+        if len(trace) > 1 and trace[-1] - trace[-2] < tol * log_p.shape[0]:
+            break
+    else:
+        warnings.warn(
+            f"fit_combination_weights did not converge in max_iter={max_iter} iterations",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return weights, np.array(trace)
+
+
+def bma_predictive_density(model_predictive_densities, log_posterior):
+    """p(x | X) = Σ_h p(x | X, h) p(h | X): the BMA predictive density (also for p(t | x, X, T)).
+
+    Parameters
+    ----------
+    model_predictive_densities : array-like of shape (..., n_models)
+        Each model's own predictive density at the query points.
+    log_posterior : array-like of shape (n_models,)
+        ln p(h | X), e.g. from :func:`log_model_posterior`.
+
+    Returns
+    -------
+    ndarray of shape (...)
+    """
+    dens = np.asarray(model_predictive_densities, dtype=float)
+    post = np.exp(np.asarray(log_posterior, dtype=float))
+    check_simplex(post, dens.shape[-1], name="exp(log_posterior)")
+    if np.any(dens < 0):
+        raise ValueError("model_predictive_densities must be non-negative")
+    return dens @ post
+
+
+def sample_mixture(n_samples, weights, means, scales, family="gaussian", random_state=None):
+    """Draw i.i.d. points from a Gaussian or Cauchy mixture (ancestral sampling: z, then x).
+
+    Parameters
+    ----------
+    n_samples : int
+    weights : array-like of shape (n_components,)
+    means : array-like of shape (n_components, n_features) or (n_components,)
+    scales : array-like of shape (n_components, n_features, n_features) or (n_components,)
+    family : {"gaussian", "cauchy"}
+    random_state : int, RandomState or None
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    z : ndarray of shape (n_samples,)
+        The component that generated each point.
+    """
+    if not isinstance(n_samples, Integral) or n_samples < 1:
+        raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}")
+    if family not in _FAMILIES:
+        raise ValueError(f"family must be one of {_FAMILIES}, got {family!r}")
+    rng = check_random_state(random_state)
+    weights = check_simplex(weights)
+    means_arr = np.asarray(means, dtype=float)
+    D = 1 if means_arr.ndim == 1 else means_arr.shape[1]
+    means_arr, chol = _check_parameters(means_arr, scales, D, "scales")
+    if means_arr.shape[0] != weights.size:
+        raise ValueError(
+            f"means must have one row per component ({weights.size}), got {means_arr.shape[0]}"
+        )
+    z = rng.choice(weights.size, size=n_samples, p=weights)
+    u = rng.standard_normal((n_samples, D))
+    if family == "cauchy":  # t with one degree of freedom: normal / sqrt(chi²_1)
+        u = u / np.abs(rng.standard_normal((n_samples, 1)))
+    X = means_arr[z] + np.einsum("nij,nj->ni", chol[z], u)
+    return X, z

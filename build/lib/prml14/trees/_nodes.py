@@ -1,0 +1,120 @@
+"""Node bookkeeping shared by the split finders: recording nodes level by level, drawing feature
+subsets, and deciding which best cuts are made."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .structure import TREE_LEAF, Tree
+
+__all__ = []
+
+_EPSILON = np.finfo(np.float64).eps
+
+
+class _Recorder:
+    """Appends the nodes of a tree level by level and turns them into a :class:`Tree`."""
+
+    def __init__(self, criterion, max_depth, min_samples_split, min_samples_leaf, min_weight_leaf):
+        self.criterion = criterion
+        self.max_depth = np.inf if max_depth is None else max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_leaf = min_weight_leaf
+        self._n = 0
+        self._nodes = []  # per level: value, impurity, counts, weights, depth
+        self._splits = []  # per level: parents, left ids, right ids, features, thresholds
+
+    def add_nodes(self, sums, counts, depth):
+        """Append nodes with the summed statistics ``sums`` (n_stats, m) and sample ``counts``.
+
+        Returns their ids, which of them may be split, their impurities and their weights.
+        """
+        crit = self.criterion
+        ids = np.arange(self._n, self._n + counts.size)
+        self._n += counts.size
+        W = crit.node_weight(sums)
+        impurity = crit.node_impurity(sums)
+        self._nodes.append(
+            (crit.node_value(sums), impurity, counts, W, np.full(counts.size, depth))
+        )
+        splittable = (
+            (depth < self.max_depth)
+            & (counts >= self.min_samples_split)
+            & (counts >= 2 * self.min_samples_leaf)
+            & (W >= 2 * self.min_weight_leaf)
+            & crit.can_split(impurity)
+        )
+        return ids, splittable, impurity, W
+
+    def add_children(self, parents, features, thresholds, sums_lr, counts_lr, depth):
+        """Record the cuts of ``parents`` and append their children (all left ids, then right)."""
+        k = parents.size
+        ids, splittable, impurity, W = self.add_nodes(sums_lr, counts_lr, depth)
+        self._splits.append((parents, ids[:k], ids[k:], features, thresholds))
+        return ids, splittable, impurity, W
+
+    def tree(self):
+        """The recorded nodes as a :class:`Tree`."""
+        n = self._n
+        left = np.full(n, TREE_LEAF, dtype=np.intp)
+        right = np.full(n, TREE_LEAF, dtype=np.intp)
+        feature = np.full(n, -2, dtype=np.intp)
+        threshold = np.full(n, -2.0)
+        if self._splits:
+            p, lo, hi, f, thr = (np.concatenate(c) for c in zip(*self._splits, strict=True))
+            left[p], right[p], feature[p], threshold[p] = lo, hi, f, thr
+        value, impurity, counts, W, depth = (
+            np.concatenate(c) for c in zip(*self._nodes, strict=True)
+        )
+        return Tree(
+            left,
+            right,
+            feature,
+            threshold,
+            value,
+            impurity,
+            counts.astype(np.intp),
+            W,
+            depth.astype(np.intp),
+        )
+
+
+def _draw_features(seg_best, n_features_split, rng):
+    """Keep the best score of ``n_features_split`` features per node, drawn at random.
+
+    ``seg_best`` (n_features, n_nodes) holds each feature's best score in each node (−inf: no
+    valid cut). The features are drawn among those that can cut the node: one that is constant
+    there is passed over, as scikit-learn does, instead of turning the node into a leaf.
+    """
+    D, S = seg_best.shape
+    if n_features_split >= D:
+        return seg_best
+    keys = rng.random_sample((D, S))
+    keys[seg_best == -np.inf] = 2.0  # drawn last
+    chosen = keys <= np.sort(keys, axis=0)[n_features_split - 1]
+    return np.where(chosen, seg_best, -np.inf)
+
+
+def _decide(criterion, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease):
+    """Which found cuts are made: the weighted impurity decrease
+    (N_τ/N)(Q_τ − (N_L/N_τ) Q_L − (N_R/N_τ) Q_R) must reach ``min_impurity_decrease``
+    (scikit-learn's rule) and the criterion must accept the decrease."""
+    do_split = found.copy()
+    f = np.flatnonzero(found)
+    if f.size:
+        L, R = L_sums[:, f], R_sums[:, f]
+        imp_l, imp_r = criterion.node_impurity(L), criterion.node_impurity(R)
+        w_l, w_r = criterion.node_weight(L), criterion.node_weight(R)
+        W = seg_W[f]
+        improvement = (W / W_root) * (seg_imp[f] - (w_r / W) * imp_r - (w_l / W) * imp_l)
+        do_split[f] = ~(improvement + _EPSILON < min_impurity_decrease) & criterion.accept_split(
+            improvement * W_root
+        )
+    return do_split
+
+
+def _midpoints(a, b):
+    """Thresholds halfway between a and b (a when rounding would put the midpoint on b)."""
+    thr = a / 2.0 + b / 2.0
+    return np.where((thr == b) | ~np.isfinite(thr), a, thr)

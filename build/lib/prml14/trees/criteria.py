@@ -1,0 +1,487 @@
+"""The split criteria the tree engine (:func:`~prml14.trees.growing.grow_tree`) grows with.
+
+Every sample carries a short vector of statistics (``criterion.statistics(...)`` builds them);
+summed over a node they are the node's sufficient statistics, shape (n_stats, n_nodes), from
+which the criterion gives the node weight N_τ, the leaf value, the impurity per unit weight Q_τ
+(through the tagged functions of :mod:`prml14.trees.impurities`, vectorised over nodes) and,
+for a cut, a split score that is largest where N_L Q_L + N_R Q_R is smallest:
+
+=========================  ==========================  ========================================
+criterion                  statistics of sample n      node impurity N_τ Q_τ
+=========================  ==========================  ========================================
+:class:`SquaredError`      (w, w t, w t²)              Σ w (t − y_τ)², (14.30)
+:class:`Gini`              w · one-hot(t) (K columns)  N_τ Σ_k p_τk (1 − p_τk), (14.33)
+:class:`Entropy`           w · one-hot(t)              −N_τ Σ_k p_τk ln p_τk, (14.32)
+:class:`Misclassification` w · one-hot(t)              N_τ (1 − max_k p_τk)
+:class:`SecondOrder`       (g, h)                      −½ G²/(H + λ)   (N_τ = H)
+=========================  ==========================  ========================================
+
+The squared error is the special case g = −w t, h = w, λ = γ = 0 of the second-order
+criterion: −½ G²/H = −½ (Σ w t)²/Σ w differs from ½ × (14.30) by ½ Σ w t², a constant of the
+node's samples, so both choose the same cuts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .impurities import (
+    _sum_of_squares_from_sums,
+    _xlogx,
+    cross_entropy_impurity,
+    gini_impurity,
+    misclassification_impurity,
+    second_order_leaf_value,
+)
+
+__all__ = ["SquaredError", "Gini", "Entropy", "Misclassification", "SecondOrder"]
+
+_EPSILON = np.finfo(np.float64).eps
+# a second-order split is made only if it lowers the objective by more than this (xgboost's
+# kRtEps): cuts of a node whose gradients are proportional to its Hessians gain a rounding error
+_MIN_GAIN = 1e-6
+
+
+class _Criterion:
+    """What the tree engine needs from a criterion (see the module docstring).
+
+    ``weight_channel``: the statistic that is the sample's weight (None: the sum of all of
+    them); ``score_channels``: the statistics the split score reads.
+    """
+
+    weight_channel = None
+    score_channels = ()
+
+    def node_weight(self, sums):
+        """The weight N_τ of each node.
+
+        Parameters
+        ----------
+        sums : ndarray of shape (n_stats, n_nodes)
+            The statistics summed over each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,)
+            N_τ of each node.
+        """
+        if self.weight_channel is None:
+            return sums.sum(axis=0)
+        return sums[self.weight_channel]
+
+    def accept_split(self, decrease):
+        """Whether cuts that lower Σ_τ N_τ Q_τ by ``decrease`` are made (CART: always).
+
+        Parameters
+        ----------
+        decrease : ndarray
+            N_τ Q_τ − N_L Q_L − N_R Q_R of each candidate.
+
+        Returns
+        -------
+        ndarray of bool
+            True where the cut is made.
+        """
+        return np.ones(np.shape(decrease), dtype=bool)
+
+    def can_split(self, impurity):
+        """Whether nodes with this impurity per unit weight may be cut (CART: not if pure).
+
+        Parameters
+        ----------
+        impurity : ndarray of shape (n_nodes,)
+            Q_τ of each node.
+
+        Returns
+        -------
+        ndarray of bool
+            True for the nodes that may be cut.
+        """
+        return impurity > _EPSILON
+
+
+class SquaredError(_Criterion):
+    """The sum-of-squares criterion of regression trees, (14.29) and (14.30).
+
+    Statistics of a sample: (w, w t, w t²). Leaf value Σwt/Σw (14.29); impurity per unit weight
+    the weighted variance, so N_τ Q_τ is (14.30); split score S_L²/N_L + S_R²/N_R with S = Σwt
+    (N_L Q_L + N_R Q_R = Σwt² − score). Targets centred at their mean first keep Σwt²
+    from swamping the variances.
+    """
+
+    name = "squared_error"
+    n_stats = 3
+    weight_channel = 0
+    score_channels = (1,)
+
+    def statistics(self, t, sample_weight):
+        """Per-sample statistics (w, w t, w t²).
+
+        Parameters
+        ----------
+        t : ndarray of shape (n_samples,)
+            Targets.
+        sample_weight : ndarray of shape (n_samples,)
+            Non-negative weights.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 3)
+            One row of statistics per sample.
+        """
+        wt = sample_weight * t
+        return np.column_stack([sample_weight, wt, wt * t])
+
+    def node_value(self, sums):
+        """The leaf values (14.29), shape (n_nodes, 1).
+
+        Parameters
+        ----------
+        sums : ndarray of shape (3, n_nodes)
+            The statistics summed over each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes, 1)
+            The value each node predicts.
+        """
+        return (sums[1] / sums[0])[:, None]
+
+    def node_impurity(self, sums):
+        """The weighted variance (14.30)/N_τ of each node.
+
+        Parameters
+        ----------
+        sums : ndarray of shape (3, n_nodes)
+            The statistics summed over each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,)
+            Q_τ of each node.
+        """
+        return _sum_of_squares_from_sums(*sums) / sums[0]
+
+    def split_score(self, left, right, n_left, n_right):
+        """S_L²/N_L + S_R²/N_R for every candidate cut (may overwrite ``left`` and ``right``).
+
+        Parameters
+        ----------
+        left, right : ndarray of shape (1, ...)
+            Σwt on each side of every cut.
+        n_left, n_right : ndarray
+            N_L and N_R (broadcast with ``left[0]``).
+
+        Returns
+        -------
+        ndarray
+            The score of every cut: larger is better.
+        """
+        score = np.square(left[0], out=left[0])
+        score *= 1.0 / n_left
+        r = np.square(right[0], out=right[0])
+        r *= 1.0 / n_right
+        score += r
+        return score
+
+
+class _ClassCriterion(_Criterion):
+    """Class-count criteria: a sample's statistics are its weight in its class's column."""
+
+    def __init__(self, n_classes):
+        self.n_classes = n_classes
+
+    @property
+    def n_stats(self):
+        """The number of statistics per sample, K."""
+        return self.n_classes
+
+    @property
+    def score_channels(self):
+        """All K class columns."""
+        return tuple(range(self.n_classes))
+
+    def statistics(self, y, sample_weight):
+        """Per-sample statistics w_n · one-hot(y_n).
+
+        Parameters
+        ----------
+        y : ndarray of int of shape (n_samples,)
+            Class indices 0, ..., K − 1.
+        sample_weight : ndarray of shape (n_samples,)
+            Non-negative weights.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            One row of statistics per sample.
+        """
+        stats = np.zeros((len(y), self.n_classes))
+        stats[np.arange(len(y)), y] = sample_weight
+        return stats
+
+    def node_value(self, sums):
+        """The class proportions p_τk of each node.
+
+        Parameters
+        ----------
+        sums : ndarray of shape (n_classes, n_nodes)
+            The statistics summed over each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes, n_classes)
+            The value each node predicts.
+        """
+        return (sums / sums.sum(axis=0)).T
+
+    def node_impurity(self, sums):
+        """The impurity of each node's class proportions.
+
+        Parameters
+        ----------
+        sums : ndarray of shape (n_classes, n_nodes)
+            The statistics summed over each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,)
+            Q_τ of each node.
+        """
+        return self.impurity(self.node_value(sums))
+
+
+class Gini(_ClassCriterion):
+    """The Gini criterion (14.33): split score Σ_k L_k²/N_L + Σ_k R_k²/N_R.
+
+    N_L Q_L = N_L − Σ_k L_k²/N_L with L_k the class weights on the left.
+
+    Parameters
+    ----------
+    n_classes : int
+        The number of classes K.
+    """
+
+    name = "gini"
+    impurity = staticmethod(gini_impurity)
+
+    def split_score(self, left, right, n_left, n_right):
+        """Σ_k L_k²/N_L + Σ_k R_k²/N_R for every candidate cut.
+
+        Parameters
+        ----------
+        left, right : ndarray of shape (n_classes, ...)
+            Class weights on each side of every cut.
+        n_left, n_right : ndarray
+            N_L and N_R.
+
+        Returns
+        -------
+        ndarray
+            The score of every cut: larger is better.
+        """
+        return np.sum(left * left, axis=0) / n_left + np.sum(right * right, axis=0) / n_right
+
+
+class Entropy(_ClassCriterion):
+    """The cross-entropy criterion (14.32), in nats.
+
+    N_L Q_L = N_L ln N_L − Σ_k L_k ln L_k, so the split score is
+    Σ_k L_k ln L_k − N_L ln N_L + (the same on the right).
+
+    Parameters
+    ----------
+    n_classes : int
+        The number of classes K.
+    """
+
+    name = "entropy"
+    impurity = staticmethod(cross_entropy_impurity)
+
+    def split_score(self, left, right, n_left, n_right):
+        """−(N_L Q_L + N_R Q_R) for every candidate cut.
+
+        Parameters
+        ----------
+        left, right : ndarray of shape (n_classes, ...)
+            Class weights on each side of every cut.
+        n_left, n_right : ndarray
+            N_L and N_R.
+
+        Returns
+        -------
+        ndarray
+            The score of every cut: larger is better.
+        """
+        return (
+            np.sum(_xlogx(left), axis=0)
+            - _xlogx(n_left)
+            + np.sum(_xlogx(right), axis=0)
+            - _xlogx(n_right)
+        )
+
+
+class Misclassification(_ClassCriterion):
+    """The misclassification criterion: split score max_k L_k + max_k R_k.
+
+    N_L Q_L = N_L − max_k L_k, the weight misclassified by the majority class on the left.
+
+    Parameters
+    ----------
+    n_classes : int
+        The number of classes K.
+    """
+
+    name = "misclassification"
+    impurity = staticmethod(misclassification_impurity)
+
+    def split_score(self, left, right, n_left, n_right):
+        """max_k L_k + max_k R_k for every candidate cut.
+
+        Parameters
+        ----------
+        left, right : ndarray of shape (n_classes, ...)
+            Class weights on each side of every cut.
+        n_left, n_right : ndarray
+            N_L and N_R (unused).
+
+        Returns
+        -------
+        ndarray
+            The score of every cut: larger is better.
+        """
+        return left.max(axis=0) + right.max(axis=0)
+
+
+class SecondOrder(_Criterion):
+    """The second-order (gradient/Hessian, XGBoost-style) criterion.
+
+    Statistics of a sample: (g_n, h_n), the first and second derivatives of its loss at the
+    current prediction. A node's weight is H = Σh (``min_weight_leaf`` of the engine is
+    XGBoost's ``min_child_weight``), its value −G/(H + λ)
+    (:func:`~prml14.trees.impurities.second_order_leaf_value`) and its impurity per unit weight
+    −½ G²/((H + λ) H), so that N_τ Q_τ = −½ G²/(H + λ) is the minimum of the objective in the
+    leaf; pruning (14.31) with these costs and λ_prune = γ is the regularised objective
+    Σ_τ (−½ G_τ²/(H_τ + λ)) + γ|T|. A cut is made only if its gain
+    (:func:`~prml14.trees.impurities.second_order_split_gain`) exceeds 1e-6 (xgboost's
+    threshold; γ is applied while growing, whereas xgboost applies it afterwards by pruning
+    cuts bottom-up).
+
+    Parameters
+    ----------
+    reg_lambda : float >= 0, default=0.0
+        The L2 penalty λ on the leaf values.
+    gamma : float >= 0, default=0.0
+        The cost γ of one more leaf.
+    """
+
+    name = "second_order"
+    n_stats = 2
+    weight_channel = 1
+    score_channels = (0,)
+
+    def __init__(self, reg_lambda=0.0, gamma=0.0):
+        if not (np.isfinite(reg_lambda) and reg_lambda >= 0):
+            raise ValueError(f"reg_lambda must be a finite number >= 0, got {reg_lambda!r}")
+        if not (np.isfinite(gamma) and gamma >= 0):
+            raise ValueError(f"gamma must be a finite number >= 0, got {gamma!r}")
+        self.reg_lambda = float(reg_lambda)
+        self.gamma = float(gamma)
+
+    def statistics(self, gradient, hessian):
+        """Per-sample statistics (g_n, h_n).
+
+        Parameters
+        ----------
+        gradient, hessian : ndarray of shape (n_samples,)
+            First and (non-negative) second derivatives of each sample's loss.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            One row of statistics per sample.
+        """
+        return np.column_stack([gradient, hessian])
+
+    def node_value(self, sums):
+        """The leaf values −G/(H + λ), shape (n_nodes, 1).
+
+        Parameters
+        ----------
+        sums : ndarray of shape (2, n_nodes)
+            (G, H) of each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes, 1)
+            The value each node predicts.
+        """
+        return second_order_leaf_value(sums[0], sums[1], self.reg_lambda)[:, None]
+
+    def node_impurity(self, sums):
+        """−½ G²/((H + λ) H): the leaf's minimum objective per unit Hessian weight.
+
+        Parameters
+        ----------
+        sums : ndarray of shape (2, n_nodes)
+            (G, H) of each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,)
+            Q_τ of each node.
+        """
+        G, H = sums
+        return 0.5 * G * second_order_leaf_value(G, H, self.reg_lambda) / H
+
+    def split_score(self, left, right, n_left, n_right):
+        """G_L²/(H_L + λ) + G_R²/(H_R + λ) for every candidate cut (may overwrite the inputs).
+
+        Parameters
+        ----------
+        left, right : ndarray of shape (1, ...)
+            Σg on each side of every cut.
+        n_left, n_right : ndarray
+            H_L and H_R.
+
+        Returns
+        -------
+        ndarray
+            The score of every cut: larger is better.
+        """
+        score = np.square(left[0], out=left[0])
+        score /= n_left + self.reg_lambda
+        r = np.square(right[0], out=right[0])
+        r /= n_right + self.reg_lambda
+        score += r
+        return score
+
+    def accept_split(self, decrease):
+        """Make a cut only if its gain, ``decrease`` − γ, exceeds 1e-6.
+
+        Parameters
+        ----------
+        decrease : ndarray
+            ½ [G_L²/(H_L + λ) + G_R²/(H_R + λ) − G²/(H + λ)] of each candidate.
+
+        Returns
+        -------
+        ndarray of bool
+            True where the cut is made.
+        """
+        return decrease - self.gamma > _MIN_GAIN
+
+    def can_split(self, impurity):
+        """Every node may be cut; :meth:`accept_split` decides.
+
+        Parameters
+        ----------
+        impurity : ndarray of shape (n_nodes,)
+            Q_τ of each node.
+
+        Returns
+        -------
+        ndarray of bool
+            True for the nodes that may be cut.
+        """
+        return np.ones(np.shape(impurity), dtype=bool)

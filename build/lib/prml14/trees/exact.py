@@ -1,0 +1,158 @@
+"""The exact split finder: every feature, every threshold between consecutive distinct values.
+
+The growth is vectorised and goes *level by level*: each feature is sorted once; all nodes of
+one depth are scored at once with running sums inside each node's contiguous segment of the
+sorted orders (one cumulative sum per statistic and feature); the best cuts are made and the
+orders are stably re-partitioned, so that every child is again a contiguous segment. Samples
+that reach a leaf leave the working arrays, so deep levels are cheap. Thresholds are midpoints
+between consecutive distinct values; ``x <= threshold`` goes left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._nodes import _decide, _draw_features, _midpoints
+
+__all__ = []
+
+
+def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_features_split, rng):
+    """Grow a tree on X (N, D) from the statistics ``stats`` (n_stats, N) into ``recorder``.
+
+    ``unit_weight``: the common weight of all samples when the criterion's weight channel is
+    constant (the weights of a side are then implied by its number of samples), else None.
+    """
+    crit = recorder.criterion
+    N, D = X.shape
+    msl, mwl = recorder.min_samples_leaf, recorder.min_weight_leaf
+    XT = np.ascontiguousarray(X.T)
+    order = np.argsort(XT, axis=1).astype(np.int32)  # ties: any order (never split between)
+    xs = np.take_along_axis(XT, order, axis=1)
+    ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
+    W_root = W[0]
+    # the statistics summed along the sorted orders: those the split score reads, then the
+    # weight (implied by the positions when all weights are equal)
+    score_ch, wc = list(crit.score_channels), crit.weight_channel
+    n_score = len(score_ch)
+    scan = score_ch if (wc is None or unit_weight is not None) else score_ch + [wc]
+    chan = stats[scan]
+    # rows of zero weight still sit between thresholds, but a child made only of them has no
+    # value (0/0): with such rows, count the positive-weight rows on each side, exactly
+    w_all = crit.node_weight(stats)
+    positive = (w_all > 0).astype(np.int32) if np.any(w_all <= 0) else None
+    seg_node, seg_start, seg_len = ids[splittable], np.array([0]), np.array([N])
+    seg_imp, seg_W = imp[splittable], W[splittable]
+    depth = 0
+    while seg_node.size:
+        n = order.shape[1]
+        S = seg_node.size
+        seg_id = np.repeat(np.arange(S), seg_len)
+        pos = np.arange(n)
+        seg_end = seg_start + seg_len
+        n_left = pos - seg_start[seg_id] + 1  # samples left of a cut just after position pos
+        n_right = seg_len[seg_id] - n_left
+
+        # running sums restarted at every segment start
+        G = np.take(chan, order, axis=1)  # (C, D, n)
+        seg_tot = np.add.reduceat(G, seg_start, axis=2)  # (C, D, S)
+        G[:, :, seg_start[1:]] -= seg_tot[:, :, :-1]
+        left = np.cumsum(G, axis=2, out=G)
+        tot = seg_tot[:, 0, :]  # (C, S): the same sample set in every feature's order
+        right = tot[:, None, seg_id] - left
+        if unit_weight is not None:
+            WL, WR = unit_weight * n_left, unit_weight * n_right
+        elif wc is not None:
+            WL, WR = left[n_score], right[n_score]
+        else:
+            WL, WR = left.sum(axis=0), right.sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (D, n)
+        # no cut between equal values, nor at a segment end
+        invalid = np.empty((D, n), dtype=bool)
+        np.less_equal(xs[:, 1:], xs[:, :-1], out=invalid[:, :-1])
+        invalid[:, seg_end - 1] = True
+        if msl > 1:
+            invalid |= (n_left < msl) | (n_right < msl)
+        if positive is not None:
+            pos_left = np.cumsum(positive[order], axis=1)
+            before = pos_left[:, seg_start] - positive[order[:, seg_start]]  # (D, S)
+            pos_left -= before[:, seg_id]
+            pos_total = pos_left[:, seg_end - 1]  # (D, S), the same in every row
+            invalid |= (pos_left == 0) | (pos_left == pos_total[:, seg_id])
+        if mwl > 0:
+            invalid |= (WL < mwl) | (WR < mwl)
+        np.copyto(proxy, -np.inf, where=invalid)
+        seg_best = np.maximum.reduceat(proxy, seg_start, axis=1)  # (D, S)
+        seg_best = _draw_features(seg_best, n_features_split, rng)
+        best_f = np.argmax(seg_best, axis=0)  # ties: the lowest feature index
+        best_val = seg_best[best_f, np.arange(S)]
+        row = best_f[seg_id]
+        hit = (proxy[row, pos] == best_val[seg_id]) & np.isfinite(best_val[seg_id])
+        best_pos = np.minimum.reduceat(np.where(hit, pos, n), seg_start)  # first best position
+        found = best_pos < n
+        # children statistics, summed locally in the chosen feature's order
+        bp = np.where(found, best_pos, seg_start)
+        bounds = np.column_stack([seg_start, bp + 1]).ravel()
+        sample = order[row, pos]
+        LR = np.add.reduceat(stats[:, sample], bounds, axis=1)
+        L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
+        cntL = bp - seg_start + 1
+        cntR = seg_len - cntL
+        do_split = _decide(
+            crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease
+        )
+        if not np.any(do_split):
+            break
+        sp = np.flatnonzero(do_split)
+        # record the splits and create the children (left ids, then right ids)
+        f_sp, p_sp = best_f[sp], best_pos[sp]
+        cids, csplit, cimp, cW = recorder.add_children(
+            seg_node[sp],
+            f_sp,
+            _midpoints(xs[f_sp, p_sp], xs[f_sp, p_sp + 1]),
+            np.concatenate([L_sums[:, sp], R_sums[:, sp]], axis=1),
+            np.concatenate([cntL[sp], cntR[sp]]),
+            depth + 1,
+        )
+        if not np.any(csplit):
+            break
+
+        # stable re-partition of every feature's order: segment s becomes (left s, right s)
+        split_seg = np.zeros(S, dtype=bool)
+        split_seg[sp] = True
+        nL = np.where(split_seg, cntL, seg_len)  # unsplit segments: everything "left"
+        goes_left = np.ones(N, dtype=bool)
+        in_split = split_seg[seg_id]
+        goes_left[sample[in_split]] = pos[in_split] <= best_pos[seg_id[in_split]]
+        Lm = goes_left[order]  # (D, n)
+        c = np.cumsum(Lm, axis=1, dtype=np.int32)
+        c -= Lm  # lefts strictly before each position (over all segments)
+        lefts_before_seg = np.concatenate([[0], np.cumsum(nL)[:-1]])
+        a_n = (seg_start - lefts_before_seg)[seg_id]
+        b_n = pos + (nL + lefts_before_seg)[seg_id]
+        newpos = np.where(Lm, c + a_n, b_n - c)
+        flat = (newpos + (np.arange(D) * n)[:, None]).ravel()
+        new_order = np.empty(D * n, dtype=order.dtype)
+        new_xs = np.empty(D * n)
+        new_order[flat] = order.ravel()
+        new_xs[flat] = xs.ravel()
+        # keep only the children that can still be split, in a compact layout
+        child_old_start = np.concatenate([seg_start[sp], seg_start[sp] + cntL[sp]])
+        child_cnt = np.concatenate([cntL[sp], cntR[sp]])
+        keep_child = np.flatnonzero(csplit)
+        keep_child = keep_child[np.argsort(child_old_start[keep_child], kind="stable")]
+        new_len = child_cnt[keep_child]
+        keep_pos = np.zeros(n + 1, dtype=np.int32)
+        np.add.at(keep_pos, child_old_start[keep_child], 1)
+        np.add.at(keep_pos, child_old_start[keep_child] + new_len, -1)
+        keep_mask = np.cumsum(keep_pos[:-1]) > 0
+        if keep_mask.all():
+            order, xs = new_order.reshape(D, n), new_xs.reshape(D, n)
+        else:
+            order = new_order.reshape(D, n)[:, keep_mask]
+            xs = new_xs.reshape(D, n)[:, keep_mask]
+        seg_node, seg_len = cids[keep_child], new_len
+        seg_start = np.concatenate([[0], np.cumsum(new_len)[:-1]])
+        seg_imp, seg_W = cimp[keep_child], cW[keep_child]
+        depth += 1

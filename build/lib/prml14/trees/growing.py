@@ -1,0 +1,134 @@
+"""Growing a tree from per-sample statistics: :func:`grow_tree`, the one engine that CART trees,
+random forests, gradient boosting and second-order (XGBoost-style) trees grow through.
+
+The engine is split like scikit-learn's trees: a *criterion* (:mod:`prml14.trees.criteria`)
+turns the statistics of a set of samples into a weight, a value, an impurity and a split score;
+a *split finder* (the exact one of :mod:`prml14.trees.exact`, or the histogram one of
+:mod:`prml14.trees.histogram`) scores all cuts of all nodes of a level at once; and the builder
+here checks the inputs, applies the stopping rules and records the nodes in a
+:class:`~prml14.trees.structure.Tree`.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_array, check_consistent_length, check_scalar
+
+from ._nodes import _Recorder
+from .exact import _grow_exact
+from .histogram import BinnedFeatures, _grow_histogram, bin_features
+
+__all__ = ["grow_tree"]
+
+
+def grow_tree(
+    X,
+    statistics,
+    criterion,
+    *,
+    max_depth=None,
+    min_samples_split=2,
+    min_samples_leaf=1,
+    min_weight_leaf=0.0,
+    min_impurity_decrease=0.0,
+    max_features=None,
+    random_state=None,
+    splitter="exact",
+    max_bins=255,
+):
+    """Grow a binary tree greedily, level by level, from per-sample statistics.
+
+    Every node is cut at the feature and threshold with the best split score of ``criterion``
+    (``x <= threshold`` goes left); a node becomes a leaf when a stopping rule says so or no cut
+    is valid or accepted.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features) or BinnedFeatures
+        Finite inputs; with ``splitter="histogram"`` also features binned by
+        :func:`~prml14.trees.histogram.bin_features` (bin once, grow many trees).
+    statistics : array-like of shape (n_samples, n_stats)
+        The statistics of every sample, as made by ``criterion.statistics(...)``:
+        (w, w t, w t²) for :class:`~prml14.trees.criteria.SquaredError`, w · one-hot(t) for the
+        class criteria, (g, h) for :class:`~prml14.trees.criteria.SecondOrder`. The sample
+        weights they imply must be non-negative with a positive sum.
+    criterion : criterion object
+        One of :mod:`prml14.trees.criteria`.
+    max_depth : int >= 1 or None, default=None
+        The largest depth of a leaf (None: unlimited).
+    min_samples_split : int >= 2, default=2
+        A node with fewer samples is not cut.
+    min_samples_leaf : int >= 1, default=1
+        The fewest samples a child may have.
+    min_weight_leaf : float >= 0, default=0.0
+        The least weight N_τ a child may have (for
+        :class:`~prml14.trees.criteria.SecondOrder`, the sum of Hessians: XGBoost's
+        ``min_child_weight``).
+    min_impurity_decrease : float >= 0, default=0.0
+        A node is cut only if (N_τ/N)(Q_τ − (N_L/N_τ) Q_L − (N_R/N_τ) Q_R) reaches this value.
+    max_features : int >= 1 or None, default=None
+        The number of features drawn at random at every node, among those with a valid cut
+        there (None: all of them).
+    random_state : int, RandomState or None, default=None
+        Draws the features when ``max_features`` is smaller than the number of features.
+    splitter : {"exact", "histogram"}, default="exact"
+        Every threshold between distinct values, or the edges of at most ``max_bins`` bins.
+    max_bins : int in [2, 65535], default=255
+        The bins per feature of the histogram finder (ignored for pre-binned X).
+
+    Returns
+    -------
+    Tree
+        Node values, impurities (per unit weight) and weights as the criterion defines them.
+    """
+    if splitter not in ("exact", "histogram"):
+        raise ValueError(f"splitter must be 'exact' or 'histogram', got {splitter!r}")
+    if isinstance(X, BinnedFeatures):
+        if splitter != "histogram":
+            raise ValueError("X is binned: use splitter='histogram'")
+        binned, (N, D) = X, X.codes.shape
+    else:
+        X = check_array(X, dtype=np.float64, input_name="X")
+        N, D = X.shape
+        binned = bin_features(X, max_bins) if splitter == "histogram" else None
+    stats = check_array(statistics, dtype=np.float64, input_name="statistics", order="C")
+    check_consistent_length(np.empty(N), stats)
+    if stats.shape[1] != criterion.n_stats:
+        raise ValueError(
+            f"statistics must have {criterion.n_stats} columns for criterion "
+            f"{criterion.name!r}, got {stats.shape[1]}"
+        )
+    stats = np.ascontiguousarray(stats.T)
+    w = criterion.node_weight(stats)
+    if np.any(w < 0) or not w.sum() > 0:
+        raise ValueError("the sample weights that statistics imply must be >= 0, with sum > 0")
+    if max_depth is not None:
+        check_scalar(max_depth, "max_depth", numbers.Integral, min_val=1)
+    check_scalar(min_samples_split, "min_samples_split", numbers.Integral, min_val=2)
+    check_scalar(min_samples_leaf, "min_samples_leaf", numbers.Integral, min_val=1)
+    check_scalar(min_weight_leaf, "min_weight_leaf", numbers.Real, min_val=0.0)
+    check_scalar(min_impurity_decrease, "min_impurity_decrease", numbers.Real, min_val=0.0)
+    if max_features is None:
+        max_features = D
+    check_scalar(max_features, "max_features", numbers.Integral, min_val=1, max_val=D)
+
+    recorder = _Recorder(
+        criterion, max_depth, min_samples_split, min_samples_leaf, min_weight_leaf
+    )
+    wc = criterion.weight_channel
+    # equal weights: the weight of a side is implied by its number of samples
+    unit = float(stats[wc, 0]) if wc is not None and np.all(stats[wc] == stats[wc, 0]) else None
+    grow = _grow_histogram if splitter == "histogram" else _grow_exact
+    grow(
+        binned if splitter == "histogram" else X,
+        stats,
+        recorder,
+        unit,
+        min_impurity_decrease,
+        max_features,
+        check_random_state(random_state),
+    )
+    return recorder.tree()

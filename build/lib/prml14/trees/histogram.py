@@ -1,0 +1,272 @@
+"""The histogram (binned) split finder.
+
+Each feature is binned once (:func:`bin_features`) into at most ``max_bins`` bins: between
+consecutive distinct values when there are at most ``max_bins`` of them, otherwise at quantiles
+of the data. A tree then grows level by level from per-node histograms: for every node of a
+level, the statistics are summed per feature and bin with one ``np.bincount`` over the samples
+of the level (the memory is statistics × nodes × features × bins, never samples × features per
+node), the bins are swept with a cumulative sum, and a cut after bin b sends ``x <= edge_b``
+left. Of the two children of a cut only the smaller one is summed from its samples; the other
+histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells are held at once: a
+level with more nodes is scanned in blocks, each summed from its own samples. The finder suits
+shallow trees (boosting); deep trees have many small nodes whose histograms are mostly empty,
+and the exact finder grows them faster.
+
+When no feature has more than ``max_bins`` distinct values the histogram finder makes the same
+cuts as the exact finder (:mod:`prml14.trees.exact`): the same features, the same partition of
+the training samples and the same tree; only the thresholds can differ, since an edge is fixed
+by the whole data set, not by the node's own values (both lie between the same two consecutive
+training values of the node).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from sklearn.utils.validation import check_array
+
+from ._nodes import _decide, _draw_features, _midpoints
+
+__all__ = ["BinnedFeatures", "bin_features"]
+
+# the most histogram cells (statistics × nodes × features × bins) held at once
+_MAX_CELLS = 2**22
+
+
+@dataclass
+class BinnedFeatures:
+    """Features binned once, for the histogram split finder.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features), uint8 or uint16
+        The bin of every value: ``codes[n, j] = b`` when ``edges[j][b-1] < X[n, j] <=
+        edges[j][b]``.
+    edges : list of ndarray
+        The increasing bin edges of every feature (one fewer than its number of bins).
+    """
+
+    codes: np.ndarray
+    edges: list
+
+    @property
+    def n_bins(self):
+        """The largest number of bins of a feature."""
+        return max(e.size for e in self.edges) + 1
+
+    @cached_property
+    def _cells(self):
+        """The feature × bin cell of every value, ``codes + j·n_bins`` (computed once)."""
+        return self.codes.astype(np.intp) + np.arange(self.codes.shape[1]) * self.n_bins
+
+
+def bin_features(X, max_bins=255):
+    """Bin every feature of X into at most ``max_bins`` bins.
+
+    A feature with at most ``max_bins`` distinct values gets one bin per value, the edges
+    halfway between consecutive values (the exact finder's thresholds); otherwise the edges are
+    ``max_bins`` − 1 quantiles of its values (repeated ones merged).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Finite inputs.
+    max_bins : int in [2, 65535], default=255
+        The largest number of bins per feature.
+
+    Returns
+    -------
+    BinnedFeatures
+        The bin codes and the bin edges of every feature.
+    """
+    X = check_array(X, dtype=np.float64, input_name="X")
+    if not (isinstance(max_bins, (int, np.integer)) and 2 <= max_bins <= 65535):
+        raise ValueError(f"max_bins must be an integer in [2, 65535], got {max_bins!r}")
+    dtype = np.uint8 if max_bins <= 256 else np.uint16
+    codes = np.empty(X.shape, dtype=dtype)
+    edges = []
+    for j in range(X.shape[1]):  # one pass per feature
+        col = X[:, j]
+        values = np.unique(col)
+        if values.size <= max_bins:
+            e = _midpoints(values[:-1], values[1:])
+        else:
+            q = np.quantile(col, np.linspace(0, 1, max_bins + 1)[1:-1], method="midpoint")
+            e = np.unique(q)
+        codes[:, j] = np.searchsorted(e, col, side="left")
+        edges.append(e)
+    return BinnedFeatures(codes, edges)
+
+
+def _histograms(offsets, chan, rows, local, n_nodes, n_cells, count_only):
+    """Per-node histograms (n_channels, n_nodes, n_features × n_bins) of ``chan`` over ``rows``.
+
+    ``offsets`` (N, D): feature × bin cell of every value; ``local``: node of every row
+    (``rows`` None: all the rows, in one node). The first channels are ``chan``; then the
+    counts; then (if ``count_only`` is an array) the number of positive-weight rows.
+    """
+    if rows is None:
+        rows, idx = slice(None), offsets.ravel()
+    else:
+        idx = (offsets[rows] + (local * n_cells)[:, None]).ravel()
+    size = n_nodes * n_cells
+    D = offsets.shape[1]
+    out = [np.bincount(idx, weights=np.repeat(c[rows], D), minlength=size) for c in chan]
+    out.append(np.bincount(idx, minlength=size).astype(float))
+    if count_only is not None:
+        out.append(np.bincount(idx, weights=np.repeat(count_only[rows], D), minlength=size))
+    return np.stack(out).reshape(len(out), n_nodes, n_cells)
+
+
+def _children_histograms(
+    hist, offsets, chan, rows, child, parents, cntL, cntR, kids, active, cells, positive
+):
+    """Histograms of the next level's nodes ``kids`` (children 2s, 2s + 1 of the ``parents``):
+    the smaller child of each pair summed from its rows, the other one by subtraction."""
+    S2 = 2 * hist.shape[1]
+    small = 2 * parents + (cntR[parents] < cntL[parents])
+    small_idx = np.full(S2, -1, dtype=np.intp)
+    small_idx[small] = np.arange(parents.size)
+    in_small = small_idx[child] >= 0
+    hist_small = _histograms(
+        offsets, chan, rows[in_small], small_idx[child[in_small]], parents.size, cells, positive
+    )
+    hist_large = hist[:, parents] - hist_small
+    pair_of_kid = np.repeat(np.arange(parents.size), 2)[active]
+    is_small = np.isin(kids, small)
+    out = np.empty((hist.shape[0], kids.size, cells))
+    out[:, is_small] = hist_small[:, pair_of_kid[is_small]]
+    out[:, ~is_small] = hist_large[:, pair_of_kid[~is_small]]
+    return out
+
+
+def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease, n_feat, rng):
+    """Grow a tree on binned features from ``stats`` (n_stats, N) into ``recorder``."""
+    crit = recorder.criterion
+    codes = binned.codes
+    N, D = codes.shape
+    B = binned.n_bins
+    cells = D * B
+    offsets = binned._cells
+    thresholds = np.full((D, max(B - 1, 1)), np.nan)
+    for j, e in enumerate(binned.edges):
+        thresholds[j, : e.size] = e
+    msl, mwl = max(recorder.min_samples_leaf, 1), recorder.min_weight_leaf
+    score_ch, wc = list(crit.score_channels), crit.weight_channel
+    n_score = len(score_ch)
+    scan_ch = score_ch if (wc is None or unit_weight is not None) else score_ch + [wc]
+    chan = stats[scan_ch]
+    cnt_ch = len(scan_ch)  # the channel of the counts
+    w_all = crit.node_weight(stats)
+    positive = (w_all > 0).astype(float) if np.any(w_all <= 0) else None
+
+    ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
+    W_root = W[0]
+    if not splittable[0]:
+        return
+    n_chan = len(scan_ch) + 1 + (positive is not None)
+
+    def scan(h):
+        """Best bin (first of the ties) and its score for every node and feature of ``h``."""
+        left = np.cumsum(h, axis=3)
+        right = left[:, :, :1, -1:] - left  # the node's total minus the left sums
+        cnt_l, cnt_r = left[cnt_ch], right[cnt_ch]
+        if unit_weight is not None:
+            WL, WR = unit_weight * cnt_l, unit_weight * cnt_r
+        elif wc is not None:
+            WL, WR = left[n_score], right[n_score]
+        else:
+            WL, WR = left[:n_score].sum(axis=0), right[:n_score].sum(axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (S, D, B)
+        # a cut right after a non-empty bin, with enough samples (and weight) on each side
+        invalid = (h[cnt_ch] == 0) | (cnt_l < msl) | (cnt_r < msl)
+        if positive is not None:
+            invalid |= (left[cnt_ch + 1] == 0) | (right[cnt_ch + 1] == 0)
+        if mwl > 0:
+            invalid |= (WL < mwl) | (WR < mwl)
+        np.copyto(score, -np.inf, where=invalid)
+        bb = np.argmax(score, axis=2)  # (S, D)
+        return bb, np.take_along_axis(score, bb[:, :, None], axis=2)[:, :, 0].T
+
+    rows = np.arange(N)
+    local = np.zeros(N, dtype=np.intp)  # active node of every row of ``rows``
+    hist = _histograms(offsets, chan, None, None, 1, cells, positive)
+    seg_node, seg_imp, seg_W = ids[:1], imp[:1], W[:1]
+    depth = 0
+    while seg_node.size:
+        S = seg_node.size
+        # the nodes' best bin and score per feature, a block of nodes at a time
+        block = max(1, _MAX_CELLS // (n_chan * cells))
+        best_bin = np.empty((S, D), dtype=np.intp)
+        seg_best = np.empty((D, S))
+        for lo in range(0, S, block):
+            hi = min(S, lo + block)
+            if hist is not None:
+                h = hist[:, lo:hi]
+            else:  # too many nodes to keep their histograms: sum these nodes' rows
+                sel = (local >= lo) & (local < hi)
+                h = _histograms(
+                    offsets, chan, rows[sel], local[sel] - lo, hi - lo, cells, positive
+                )
+            best_bin[lo:hi], seg_best[:, lo:hi] = scan(h.reshape(n_chan, hi - lo, D, B))
+        seg_best = _draw_features(seg_best, n_feat, rng)  # (D, S)
+        best_f = np.argmax(seg_best, axis=0)  # ties: the lowest feature index
+        found = np.isfinite(seg_best[best_f, np.arange(S)])
+        best_b = best_bin[np.arange(S), best_f]
+        # children statistics from the rows (all statistics, not only the scanned ones)
+        goes_left = codes[rows, best_f[local]] <= best_b[local]
+        child = 2 * local + ~goes_left
+        LR = np.stack([np.bincount(child, weights=s[rows], minlength=2 * S) for s in stats])
+        L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
+        cnt = np.bincount(child, minlength=2 * S)
+        cntL, cntR = cnt[0::2], cnt[1::2]
+        do_split = _decide(
+            crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease
+        )
+        if not np.any(do_split):
+            break
+        sp = np.flatnonzero(do_split)
+        k = sp.size
+        cids, csplit, cimp, cW = recorder.add_children(
+            seg_node[sp],
+            best_f[sp],
+            thresholds[best_f[sp], best_b[sp]],
+            np.concatenate([L_sums[:, sp], R_sums[:, sp]], axis=1),
+            np.concatenate([cntL[sp], cntR[sp]]),
+            depth + 1,
+        )
+        if not np.any(csplit):
+            break
+        # the next level's nodes: the children that can be split, in the order (left s, right s)
+        lsplit, rsplit = csplit[:k], csplit[k:]
+        pair = np.flatnonzero(lsplit | rsplit)  # splits (indices into sp) with an active child
+        slot_of = np.full(2 * S, -1, dtype=np.intp)  # new slot of every child (2s: left)
+        active = np.column_stack([lsplit[pair], rsplit[pair]]).ravel()
+        kids = np.column_stack([2 * sp[pair], 2 * sp[pair] + 1]).ravel()[active]
+        slot_of[kids] = np.arange(kids.size)
+        keep = slot_of[child] >= 0
+        if hist is not None and kids.size * n_chan * cells <= _MAX_CELLS:
+            hist = _children_histograms(
+                hist,
+                offsets,
+                chan,
+                rows,
+                child,
+                sp[pair],
+                cntL,
+                cntR,
+                kids,
+                active,
+                cells,
+                positive,
+            )
+        else:
+            hist = None
+        rows, local = rows[keep], slot_of[child[keep]]
+        interleaved = np.column_stack([np.arange(k), np.arange(k) + k]).ravel()
+        kid = interleaved[np.column_stack([lsplit, rsplit]).ravel()]
+        seg_node, seg_imp, seg_W = cids[kid], cimp[kid], cW[kid]
+        depth += 1

@@ -1,0 +1,302 @@
+"""Mixtures of logistic regressions fitted by EM, equations (14.45)-(14.52) (Section 14.5.2).
+
+The model is p(t | φ, θ) = Σ_k π_k y_k^t (1 − y_k)^{1 − t} with y_k = σ(w_kᵀφ). EM alternates
+the responsibilities (14.48) (:func:`responsibilities_logistic`, the E-step) with
+:func:`m_step_logistic`: π_k (14.50) and, for each component, a weighted IRLS/Newton fit with
+gradient (14.51) and negative Hessian (14.52) (:func:`prml14.irls.weighted_logistic_irls`),
+warm-started at the previous weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._equations import implements
+from .._numerics import DEAD_FRACTION, expit, log_or_minus_inf, normalise_log, softplus
+from .._validation import check_simplex
+from ..irls import weighted_logistic_irls
+from ._base import (
+    check_coef,
+    check_data,
+    check_responsibilities,
+    check_weights,
+    log_pi,
+    weigh,
+    weighted_sum,
+)
+
+__all__ = [
+    "logistic_component_log_probs",
+    "mixture_of_logistic_regressions_proba",
+    "mixture_of_logistic_regressions_log_likelihood",
+    "complete_data_log_likelihood_logistic",
+    "responsibilities_logistic",
+    "expected_complete_data_log_likelihood_logistic",
+    "m_step_logistic",
+]
+
+
+def _log_probs(Phi, t, W):
+    a = Phi @ W.T
+    return t[:, None] * a - softplus(a)  # t ln σ(a) + (1 − t) ln σ(−a) = t a − ln(1 + e^a)
+
+
+def _log_joint(Phi, t, pi, W, check_input=True):
+    if not check_input:
+        return log_or_minus_inf(pi) + _log_probs(Phi, t, W)
+    Phi, t = check_data(Phi, t)
+    W = check_coef(W, Phi.shape[1])
+    return log_pi(pi, W.shape[0]) + _log_probs(Phi, t, W)
+
+
+def logistic_component_log_probs(Phi, t, W):
+    """ln{y_nk^{t_n} (1 − y_nk)^{1 − t_n}} with y_nk = σ(w_kᵀφ_n), stably (log σ, never ln 0).
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ.
+    t : array-like of shape (n_samples,)
+        Targets in {0, 1}.
+    W : array-like of shape (n_components, n_basis)
+        Component weights, one per row.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_components)
+        The log probabilities.
+    """
+    Phi, t = check_data(Phi, t)
+    return _log_probs(Phi, t, check_coef(W, Phi.shape[1]))
+
+
+@implements("14.45")
+def mixture_of_logistic_regressions_proba(Phi, pi, W):
+    """p(t = 1 | φ_n, θ) = Σ_k π_k y_nk with y_nk = σ(w_kᵀφ_n), equation (14.45) at t = 1.
+
+    (At t = 0 the mixture gives Σ_k π_k (1 − y_nk) = 1 − this value.)
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ.
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights, one per row.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        The probabilities of class t = 1.
+    """
+    Phi, W = np.asarray(Phi, dtype=float), np.asarray(W, dtype=float)
+    if Phi.ndim != 2 or W.ndim != 2 or W.shape[1] != Phi.shape[1]:
+        raise ValueError(
+            "Phi (n_samples, n_basis) and W (n_components, n_basis) must share n_basis, "
+            f"got {Phi.shape} and {W.shape}"
+        )
+    return expit(Phi @ W.T) @ check_simplex(pi, W.shape[0], name="pi")
+
+
+@implements("14.46")
+def mixture_of_logistic_regressions_log_likelihood(Phi, t, pi, W, *, sample_weight=None):
+    """ln p(t | θ) = Σ_n s_n ln Σ_k π_k y_nk^{t_n} (1 − y_nk)^{1 − t_n}, the log of (14.46).
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets in {0, 1}.
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights s_n of the points' terms (all ones if None: the plain log of (14.46)).
+
+    Returns
+    -------
+    float
+        The (weighted) log-likelihood.
+    """
+    _, log_p = normalise_log(_log_joint(Phi, t, pi, W))
+    return weighted_sum(log_p, check_weights(sample_weight, len(log_p)))
+
+
+@implements("14.47")
+def complete_data_log_likelihood_logistic(Phi, t, Z, pi, W):
+    """ln p(t, Z | θ) = Σ_n Σ_k z_nk ln{π_k y_nk^{t_n} (1 − y_nk)^{1 − t_n}}, the log of (14.47).
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets in {0, 1}.
+    Z : array-like of shape (n_samples, n_components)
+        1-of-K indicators z_nk (soft values give the corresponding weighted sum).
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
+
+    Returns
+    -------
+    float
+        Terms with z_nk = 0 contribute 0 even where π_k = 0.
+    """
+    Z = np.asarray(Z, dtype=float)
+    log_joint = _log_joint(Phi, t, pi, W)
+    return float(np.sum(np.where(Z > 0, Z * log_joint, 0.0)))
+
+
+@implements("14.48")
+def responsibilities_logistic(
+    Phi, t, pi, W, *, sample_weight=None, return_log_likelihood=False, check_input=True
+):
+    """γ_nk = π_k y_nk^{t_n}(1 − y_nk)^{1−t_n} / Σ_j π_j y_nj^{t_n}(1 − y_nj)^{1−t_n}, (14.48).
+
+    The E-step, γ_nk = E[z_nk | t_n, θ^old], computed in log space with a log-sum-exp over the
+    components.
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets in {0, 1}.
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights of the points' terms in the returned log-likelihood (γ does not depend on
+        them).
+    return_log_likelihood : bool, default=False
+        Also return the log of (14.46) at θ^old.
+    check_input : bool, default=True
+        Validate the arguments. ``False`` skips the checks (and their fixed cost) for arguments
+        already validated, as the estimators' EM loops do after ``fit`` has checked the data.
+
+    Returns
+    -------
+    gamma : ndarray of shape (n_samples, n_components)
+        The responsibilities; each row sums to one.
+    log_likelihood : float
+        Only if ``return_log_likelihood``.
+    """
+    gamma, log_p = normalise_log(_log_joint(Phi, t, pi, W, check_input))
+    if not return_log_likelihood:
+        return gamma
+    if check_input:
+        sample_weight = check_weights(sample_weight, len(log_p))
+    return gamma, weighted_sum(log_p, sample_weight)
+
+
+@implements("14.49")
+def expected_complete_data_log_likelihood_logistic(Phi, t, gamma, pi, W):
+    """Q(θ, θ^old) = Σ_n Σ_k γ_nk {ln π_k + t_n ln y_nk + (1 − t_n) ln(1 − y_nk)}, (14.49).
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ, rows φ_nᵀ.
+    t : array-like of shape (n_samples,)
+        The targets in {0, 1}.
+    gamma : array-like of shape (n_samples, n_components)
+        The responsibilities at θ^old (times the sample weights, for a weighted Q).
+    pi : array-like of shape (n_components,)
+        Mixing coefficients π_k.
+    W : array-like of shape (n_components, n_basis)
+        Component weights w_k, one per row.
+
+    Returns
+    -------
+    float
+        Q.
+    """
+    return complete_data_log_likelihood_logistic(Phi, t, gamma, pi, W)
+
+
+@implements("14.50", "14.51", "14.52")
+def m_step_logistic(
+    Phi,
+    t,
+    gamma,
+    W_old=None,
+    *,
+    sample_weight=None,
+    l2=0.0,
+    max_newton_steps=50,
+    return_n_iter=False,
+    check_input=True,
+):
+    """The M-step of a mixture of logistic regressions: π (14.50), then IRLS for each w_k.
+
+    π_k = Σ_n s_n γ_nk / Σ_n s_n (14.50); then each w_k maximises
+    Σ_n s_n γ_nk {t_n ln y_nk + (1 − t_n) ln(1 − y_nk)} − (l2/2)‖w_k‖² by Newton/IRLS steps
+    with gradient (14.51) and negative Hessian (14.52) (:func:`prml14.irls.weighted_logistic_irls`,
+    warm-started at ``W_old``). The steps never decrease this objective, so even an IRLS fit
+    stopped after ``max_newton_steps`` is a generalised M-step: EM's objective (the
+    log-likelihood minus the fixed penalty) never decreases. A component with
+    Σ_n s_n γ_nk <= 1e-10 Σ_n s_n keeps ``W_old[k]`` (zeros if None).
+
+    Parameters
+    ----------
+    Phi : array-like of shape (n_samples, n_basis)
+        The design matrix Φ.
+    t : array-like of shape (n_samples,)
+        Targets in {0, 1}.
+    gamma : array-like of shape (n_samples, n_components)
+        The responsibilities of the E-step (14.48).
+    W_old : array-like of shape (n_components, n_basis), default=None
+        The previous weights: the starting points of the IRLS fits.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The points' weights s_n (all ones if None).
+    l2 : float, default=0.0
+        The ridge penalty (l2/2)‖w_k‖² of every component (bias included). With ``l2=0`` the
+        weights of a component whose points are linearly separable grow without bound and
+        its IRLS fit does not converge.
+    max_newton_steps : int, default=50
+        Most Newton steps per component.
+    return_n_iter : bool, default=False
+        Also return the Newton steps taken and the convergence of each IRLS fit.
+    check_input : bool, default=True
+        Validate the arguments. ``False`` skips the checks (and their fixed cost) for arguments
+        already validated, as the estimators' EM loops do after ``fit`` has checked the data.
+
+    Returns
+    -------
+    pi : ndarray of shape (n_components,)
+        The mixing coefficients.
+    W : ndarray of shape (n_components, n_basis)
+        The component weights.
+    n_iter : ndarray of shape (n_components,)
+        Newton steps of each component (0 for a component without points); only if
+        ``return_n_iter``.
+    converged : ndarray of shape (n_components,)
+        Whether each IRLS fit converged (True for a component without points); only if
+        ``return_n_iter``.
+    """
+    if check_input:
+        Phi, t = check_data(Phi, t)
+        sample_weight = check_weights(sample_weight, len(t))
+        gamma = check_responsibilities(gamma, len(t))
+    R = weigh(gamma, sample_weight)
+    K, M = R.shape[1], Phi.shape[1]
+    W = np.zeros((K, M)) if W_old is None else np.array(W_old, dtype=float)
+    if check_input:
+        W = check_coef(W, M)
+    if W.shape[0] != K:
+        raise ValueError(f"W_old must have one row per column of gamma ({K}), got {W.shape[0]}")
+    N_k = R.sum(axis=0)
+    total = float(N_k.sum())
+    n_iter, converged = np.zeros(K, dtype=int), np.ones(K, dtype=bool)
+    for k in np.flatnonzero(N_k > DEAD_FRACTION * total):  # a loop over components, not samples
+        W[k], n_iter[k], converged[k] = weighted_logistic_irls(
+            Phi, t, R[:, k], W[k], l2=l2, max_iter=max_newton_steps, check_input=check_input
+        )
+    pi = N_k / total
+    return (pi, W, n_iter, converged) if return_n_iter else (pi, W)
