@@ -72,13 +72,13 @@ class _MixtureAdapter:
     def __init__(self, kind, t):
         self.kind, self.floor = kind, 1e-10 * float(np.var(t))
 
-    def _e_step(self, Phi, t, params):  # responsibilities (14.37) / (14.48)
+    def e_step(self, Phi, t, params):  # responsibilities (14.37) / (14.48)
         kwargs = {"return_log_likelihood": True, "check_input": False}  # as fit runs them
         if self.kind == "logistic":
             return responsibilities_logistic(Phi, t, *params, **kwargs)
         return responsibilities_linear(Phi, t, *params, **kwargs)
 
-    def _m_step(self, Phi, t, gamma, params):  # (14.38), (14.42), (14.44) or (14.50)-(14.52)
+    def m_step(self, Phi, t, gamma, params):  # (14.38), (14.42), (14.44) or (14.50)-(14.52)
         W_old = None if params is None else params[1]
         if self.kind == "logistic":
             return m_step_logistic(Phi, t, gamma, W_old, check_input=False)
@@ -92,12 +92,12 @@ def setup(model, X, t, seed=0):
     Phi = affine_features(X)
     gamma = np.random.default_rng(seed).dirichlet(np.ones(K), size=len(t))
     adapter = _MixtureAdapter(kind, t)
-    return adapter, Phi, adapter._m_step(Phi, t, gamma, None)
+    return adapter, Phi, adapter.m_step(Phi, t, gamma, None)
 
 
 def one_iteration(model, Phi, t, params):
-    gamma, _ = model._e_step(Phi, t, params)  # E-step (14.37)/(14.48)
-    return model._m_step(
+    gamma, _ = model.e_step(Phi, t, params)  # E-step (14.37)/(14.48)
+    return model.m_step(
         Phi, t, gamma, params
     )  # M-step (14.38)/(14.42)/(14.44) or (14.50)-(14.52)
 
@@ -107,13 +107,13 @@ class ExpertsIteration:
 
     The same calls, with the same settings, as ``fit`` makes (E-step: gates π_k(x_n) times
     expert densities, normalised; M-step: the experts, then the gate by soft-target Newton
-    steps), behind the (_e_step, _m_step) interface that ``one_iteration`` uses.
+    steps), behind the (e_step, m_step) interface that ``one_iteration`` uses.
     """
 
     def __init__(self, model, variance_floor):
         self.model, self.floor = model, variance_floor
 
-    def _e_step(self, Phi, t, params):
+    def e_step(self, Phi, t, params):
         gate_coefs, coef, precision = params
         log_gates = hierarchical_log_gates(Phi, gate_coefs)
         gamma, log_lik = expert_responsibilities(
@@ -121,7 +121,7 @@ class ExpertsIteration:
         )
         return gamma, float(log_lik.sum())
 
-    def _m_step(self, Phi, t, gamma, params):
+    def m_step(self, Phi, t, gamma, params):
         gate_coefs, coef, precision = params
         m = self.model
         coef, precision = linear_experts_m_step(
@@ -145,7 +145,7 @@ def setup_experts(X, t, seed=0):
         np.zeros((K, Phi.shape[1])),
         np.full(K, 1 / np.var(t)),
     )
-    return iteration, Phi, iteration._m_step(Phi, t, gamma, start)
+    return iteration, Phi, iteration.m_step(Phi, t, gamma, start)
 
 
 def peak_memory(function):

@@ -172,7 +172,7 @@ def expert_responsibilities(log_gates, log_expert_densities):
 def gaussian_expert_log_density(Phi, t, W, beta):
     """ln N(t_n | w_kᵀφ_n, β_k⁻¹) for every sample n and expert k (β is a *precision*).
 
-    :func:`prml14.mixtures.linear_component_log_densities` with one precision per expert.
+    :func:`prml14.mixtures.linear.linear_component_log_densities` with one precision per expert.
 
     Parameters
     ----------
@@ -197,7 +197,7 @@ def gaussian_expert_log_density(Phi, t, W, beta):
 def bernoulli_expert_log_density(Phi, t, W):
     """ln{y_nk^t_n (1 − y_nk)^(1 − t_n)} with y_nk = σ(w_kᵀφ_n), for t_n ∈ {0, 1}, stably.
 
-    Same as :func:`prml14.mixtures.logistic_component_log_probs` (one expert per row of ``W``).
+    Same as :func:`prml14.mixtures.logistic.logistic_component_log_probs` (one expert per row of ``W``).
 
     Parameters
     ----------

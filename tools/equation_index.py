@@ -191,15 +191,14 @@ def status_text(counts):
 
 
 def public_modules():
-    """``prml14``'s public modules (those of its subpackages included), plus the equation
-    registry, sorted by name. A subpackage itself is not listed: it only re-exports the names of
-    its modules."""
+    """``prml14``'s public modules (those of its subpackages included), sorted by name. A
+    subpackage itself is not listed: it only re-exports the names of its modules."""
     names = sorted(
         m.name
         for m in pkgutil.walk_packages(prml14.__path__, prefix="prml14.")
         if not m.ispkg and not any(part.startswith("_") for part in m.name.split("."))
     )
-    return ["prml14._equations", *names]
+    return names
 
 
 def api_page():
@@ -210,6 +209,14 @@ def api_page():
         "it implements (see the {doc}`equation-index`); the estimators follow the scikit-learn "
         "API. Estimators and tagged core functions can also be imported from the top-level "
         "package (`from prml14 import softmax_gates`); helpers are imported from their module.\n",
+        "## The equation registry\n",
+        "Every core function and estimator carries the equations it implements; the registry "
+        "maps each equation number, (14.1)–(14.53) and (B.1), (B.2), ..., to them. It is "
+        "read through the top-level package:\n",
+        "```{eval-rst}",
+        ".. autofunction:: prml14.registry",
+        ".. autofunction:: prml14.implements",
+        "```\n",
     ]
     for module in public_modules():
         # automodule prints the module's docstring (its summary included) under the heading
