@@ -1,4 +1,4 @@
-"""EM for mixtures of linear / logistic regressions and of experts: time per iteration and peak memory.
+"""EM for mixtures of linear/logistic regressions and of experts: time per iteration, peak memory.
 
 For N = 10^5 and 10^6 points, K = 3 components and M = 4 basis functions (φ = (1, x1, x2, x3)) it
 measures, single-threaded, for one EM iteration (E-step + M-step, exactly the code that ``fit``
@@ -24,6 +24,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import functools
 import tracemalloc
 import warnings
 
@@ -97,9 +98,7 @@ def setup(model, X, t, seed=0):
 
 def one_iteration(model, Phi, t, params):
     gamma, _ = model.e_step(Phi, t, params)  # E-step (14.37)/(14.48)
-    return model.m_step(
-        Phi, t, gamma, params
-    )  # M-step (14.38)/(14.42)/(14.44) or (14.50)-(14.52)
+    return model.m_step(Phi, t, gamma, params)  # M-step (14.38)/(14.42)/(14.44) or (14.50)-(14.52)
 
 
 class ExpertsIteration:
@@ -170,7 +169,7 @@ def sklearn_m_step(kind, X, t, gamma):
 
 
 def count_newton_steps(model, Phi, t, params):
-    """Newton (IRLS) steps taken by the M-step of one EM iteration (logistic components or gates)."""
+    """Newton (IRLS) steps of the M-step of one EM iteration (logistic components or gates)."""
     steps = []
     patched = [
         (prml14.mixtures.logistic, "weighted_logistic_irls"),
@@ -186,12 +185,12 @@ def count_newton_steps(model, Phi, t, params):
 
         return wrapper
 
-    for (module, name), original in zip(patched, originals):
+    for (module, name), original in zip(patched, originals, strict=True):
         setattr(module, name, counting(original))
     try:
         one_iteration(model, Phi, t, params)
     finally:
-        for (module, name), original in zip(patched, originals):
+        for (module, name), original in zip(patched, originals, strict=True):
             setattr(module, name, original)
     return sum(steps)
 
@@ -214,10 +213,11 @@ def run(sizes, repeats):
                 else:
                     model, Phi, params = setup(cls(K, max_iter=3, tol=0.0, random_state=0), X, t)
             data_bytes = Phi.nbytes + t.nbytes
-            seconds, _ = timed(lambda: one_iteration(model, Phi, t, params), repeats)
-            peak = peak_memory(lambda: one_iteration(model, Phi, t, params))
+            iteration = functools.partial(one_iteration, model, Phi, t, params)
+            seconds, _ = timed(iteration, repeats)
+            peak = peak_memory(iteration)
             gamma = np.random.default_rng(1).dirichlet(np.ones(K), size=n)
-            sk_seconds, _ = timed(lambda: sklearn_m_step(kind, X, t, gamma))
+            sk_seconds, _ = timed(functools.partial(sklearn_m_step, kind, X, t, gamma))
             steps = count_newton_steps(model, Phi, t, params)
             ratio = "" if previous is None else f"{seconds / previous[0]:.1f}"
             if previous is not None and steps:
@@ -242,13 +242,14 @@ def main():
         rows = run(sizes, repeats=3)
     print(f"EM iteration, K = {K}, M = {D + 1} basis functions, single-threaded\n")
     print(
-        "| model | N | prml14 s/iteration | scikit-learn K weighted fits (s) | ratio | peak MiB | peak / data "
-        "| Newton steps | time ×N10 |"
+        "| model | N | prml14 s/iteration | scikit-learn K weighted fits (s) | ratio | peak MiB "
+        "| peak / data | Newton steps | time ×N10 |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind, n, s, sk, mib, mult, steps, ratio in rows:
         print(
-            f"| {kind} | {n:,} | {s:.4f} | {sk:.3f} | {sk / s:.1f}× | {mib:.1f} | {mult:.1f} | {steps} | {ratio} |"
+            f"| {kind} | {n:,} | {s:.4f} | {sk:.3f} | {sk / s:.1f}× | {mib:.1f} | {mult:.1f} "
+            f"| {steps} | {ratio} |"
         )
 
 

@@ -197,7 +197,8 @@ def gaussian_expert_log_density(Phi, t, W, beta):
 def bernoulli_expert_log_density(Phi, t, W):
     """ln{y_nk^t_n (1 − y_nk)^(1 − t_n)} with y_nk = σ(w_kᵀφ_n), for t_n ∈ {0, 1}, stably.
 
-    Same as :func:`prml14.mixtures.logistic.logistic_component_log_probs` (one expert per row of ``W``).
+    Same as :func:`prml14.mixtures.logistic.logistic_component_log_probs` (one expert per row
+    of ``W``).
 
     Parameters
     ----------
