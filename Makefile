@@ -32,7 +32,7 @@ book: generated
 	@echo "The book is in _build/html/index.html"
 
 ## test: everything CI checks
-test: unit nbval book-check
+test: lint unit nbval book-check
 
 # Lint: the package, tests, tools, benchmarks and the code cells of the pages (ruff reads the
 # paired .ipynb; book/ruff.toml narrows their lines to the 88 characters of the content column).
@@ -43,8 +43,10 @@ lint: $(STAMP)
 
 ## format: ruff-format the package and the pages' code cells (the .md, then its .ipynb)
 format: $(STAMP)
+	$(BIN)/ruff check --fix --select I prml14 tests tools benchmarks
 	$(BIN)/ruff format prml14 tests tools benchmarks
 	for page in $(NOTEBOOKS); do \
+	  $(BIN)/jupytext --quiet --pipe 'ruff check --quiet --fix --select I --stdin-filename book/page.py -' $$page && \
 	  $(BIN)/jupytext --quiet --pipe 'ruff format --line-length 88 -' $$page && \
 	  $(BIN)/jupytext --quiet --to ipynb --update $$page || exit 1; \
 	done
