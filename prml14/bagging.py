@@ -332,8 +332,8 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         Returns
         -------
         ndarray of shape (n_samples, n_estimators)
-            Column m holds member m's predictions; :func:`committee_prediction` of it is
-            :meth:`predict`.
+            Column m holds member m's predictions;
+            :func:`~prml14.committees.committee_prediction` of it is :meth:`predict`.
         """
         X = self._validate_predict(X)
         return np.column_stack([est.predict(X) for est in self.estimators_])

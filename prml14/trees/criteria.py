@@ -6,15 +6,15 @@ which the criterion gives the node weight N_τ, the leaf value, the impurity per
 (through the tagged functions of :mod:`prml14.trees.impurities`, vectorised over nodes) and,
 for a cut, a split score that is largest where N_L Q_L + N_R Q_R is smallest:
 
-=========================  ==========================  ========================================
-criterion                  statistics of sample n      node impurity N_τ Q_τ
-=========================  ==========================  ========================================
-:class:`SquaredError`      (w, w t, w t²)              Σ w (t − y_τ)², (14.30)
-:class:`Gini`              w · one-hot(t) (K columns)  N_τ Σ_k p_τk (1 − p_τk), (14.33)
-:class:`Entropy`           w · one-hot(t)              −N_τ Σ_k p_τk ln p_τk, (14.32)
-:class:`Misclassification` w · one-hot(t)              N_τ (1 − max_k p_τk)
-:class:`SecondOrder`       (g, h)                      −½ G²/(H + λ)   (N_τ = H)
-=========================  ==========================  ========================================
+===========================  ==========================  ========================================
+criterion                    statistics of sample n      node impurity N_τ Q_τ
+===========================  ==========================  ========================================
+:class:`SquaredError`        (w, w t, w t²)              Σ w (t − y_τ)², (14.30)
+:class:`Gini`                w · one-hot(t) (K columns)  N_τ Σ_k p_τk (1 − p_τk), (14.33)
+:class:`Entropy`             w · one-hot(t)              −N_τ Σ_k p_τk ln p_τk, (14.32)
+:class:`Misclassification`   w · one-hot(t)              N_τ (1 − max_k p_τk)
+:class:`SecondOrder`         (g, h)                      −½ G²/(H + λ)   (N_τ = H)
+===========================  ==========================  ========================================
 
 The squared error is the special case g = −w t, h = w, λ = γ = 0 of the second-order
 criterion: −½ G²/H = −½ (Σ w t)²/Σ w differs from ½ × (14.30) by ½ Σ w t², a constant of the
