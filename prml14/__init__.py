@@ -156,3 +156,21 @@ from .experts import (
     MixtureOfExpertsClassifier,
     MixtureOfExpertsRegressor,
 )
+from .boosting_losses import (
+    LOSS_NAMES,
+    huber_delta,
+    leaf_line_search,
+    line_search,
+    make_loss,
+    pseudo_residuals,
+    weighted_quantile,
+)
+from .gradient_boosting import GradientBoostingClassifier, GradientBoostingRegressor
+from .stagewise import (
+    l2_residuals,
+    prune_by_gain,
+    regularised_objective,
+    second_order_objective,
+    stagewise_step,
+    stagewise_update,
+)
