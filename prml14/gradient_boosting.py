@@ -71,7 +71,7 @@ class _BaseGradientBoosting(BaseEstimator):
         g = loss.gradient(t, F, w)
         newton = self.method == "newton"
         h = loss.hessian(t, F, w) if newton else None
-        trees = []
+        trees, leaves = [], []
         for k in range(g.shape[1]):
             if newton:
                 criterion = SecondOrder(self.reg_lambda, 0.0)
@@ -93,13 +93,14 @@ class _BaseGradientBoosting(BaseEstimator):
             )
             if newton:
                 tree = prune_by_gain(tree, self.gamma)
-            else:  # GBDT: the per-leaf line search (B.403) replaces the leaf means
-                leaf = _apply(tree, X)
+            leaf = _apply(tree, X)
+            if not newton:  # GBDT: the per-leaf line search (B.403) replaces the leaf means
                 gamma = loss.leaf_values(t, F, leaf, tree.node_count, w, k)
                 value = np.where(tree.is_leaf, gamma, tree.value[:, 0])
                 tree = replace(tree, value=value[:, None])
             trees.append(tree)
-        return trees
+            leaves.append(leaf)
+        return trees, leaves
 
     def _fit_boosting(self, X, t, sample_weight, loss, stratify):
         w_all = _check_sample_weight(sample_weight, X)
@@ -135,9 +136,10 @@ class _BaseGradientBoosting(BaseEstimator):
                 X_m = _take_rows(Xfit, rows)
             else:
                 rows, X_m = slice(None), Xfit
-            trees = self._grow(X_m, t[rows], F[rows], w_all[rows], loss)
+            trees, leaves = self._grow(X_m, t[rows], F[rows], w_all[rows], loss)
             for k, tree in enumerate(trees):
-                F[:, k] += self.learning_rate * tree.value[_apply(tree, X), 0]
+                leaf = _apply(tree, Xfit) if n_sub < N else leaves[k]
+                F[:, k] += self.learning_rate * tree.value[leaf, 0]
             self.trees_.append(trees)
             self.train_score_.append(loss(t[rows], F[rows], w_all[rows]))
             if early:
@@ -211,20 +213,23 @@ def _apply(tree, X):
 
 def _apply_binned(tree, binned):
     """Tree.apply on bin codes: a threshold of a histogram tree is a bin edge, so x <= edge_b
-    exactly when code <= b."""
+    exactly when code <= b (one gather of the codes per level)."""
     inner = np.flatnonzero(~tree.is_leaf)
     cut_bin = np.zeros(tree.node_count, dtype=np.intp)
     for node in inner:  # a loop over the few cuts of a tree
         cut_bin[node] = np.searchsorted(binned.edges[tree.feature[node]], tree.threshold[node])
-    node = np.zeros(binned.codes.shape[0], dtype=np.intp)
-    active = np.arange(node.size) if inner.size else np.array([], dtype=np.intp)
-    codes = binned.codes
-    while active.size:
-        cur = node[active]
-        go_left = codes[active, tree.feature[cur]] <= cut_bin[cur]
-        nxt = np.where(go_left, tree.children_left[cur], tree.children_right[cur])
-        node[active] = nxt
-        active = active[tree.children_left[nxt] >= 0]
+    codes = binned.codes.T.ravel() if binned.codes.flags.f_contiguous else None
+    N = binned.codes.shape[0]
+    flat = binned.codes.ravel() if codes is None else codes
+    stride = (1, binned.codes.shape[1]) if codes is None else (N, 1)
+    node = np.zeros(N, dtype=np.intp)
+    base = np.arange(N) * stride[1]
+    is_leaf = tree.is_leaf
+    for _ in range(tree.max_depth):
+        f = tree.feature[node]
+        go_left = flat[base + np.maximum(f, 0) * stride[0]] <= cut_bin[node]
+        nxt = np.where(go_left, tree.children_left[node], tree.children_right[node])
+        node = np.where(is_leaf[node], node, nxt)
     return node
 
 
