@@ -218,16 +218,14 @@ def _apply_binned(tree, binned):
     cut_bin = np.zeros(tree.node_count, dtype=np.intp)
     for node in inner:  # a loop over the few cuts of a tree
         cut_bin[node] = np.searchsorted(binned.edges[tree.feature[node]], tree.threshold[node])
-    codes = binned.codes.T.ravel() if binned.codes.flags.f_contiguous else None
     N = binned.codes.shape[0]
-    flat = binned.codes.ravel() if codes is None else codes
-    stride = (1, binned.codes.shape[1]) if codes is None else (N, 1)
+    flat = binned._codes_t.ravel()  # feature-major: value (n, j) at j·N + n
     node = np.zeros(N, dtype=np.intp)
-    base = np.arange(N) * stride[1]
+    base = np.arange(N)
     is_leaf = tree.is_leaf
     for _ in range(tree.max_depth):
         f = tree.feature[node]
-        go_left = flat[base + np.maximum(f, 0) * stride[0]] <= cut_bin[node]
+        go_left = flat[base + np.maximum(f, 0) * N] <= cut_bin[node]
         nxt = np.where(go_left, tree.children_left[node], tree.children_right[node])
         node = np.where(is_leaf[node], node, nxt)
     return node

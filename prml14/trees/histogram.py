@@ -163,6 +163,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     crit = recorder.criterion
     codes = binned.codes
     N, D = codes.shape
+    codes_flat = binned._codes_t.ravel()  # feature-major: value (n, j) at j·N + n
     B = binned.n_bins
     cells = D * B
     thresholds = np.full((D, max(B - 1, 1)), np.nan)
@@ -230,7 +231,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         found = np.isfinite(seg_best[best_f, np.arange(S)])
         best_b = best_bin[np.arange(S), best_f]
         # children statistics from the rows (all statistics, not only the scanned ones)
-        goes_left = codes[rows, best_f[local]] <= best_b[local]
+        goes_left = codes_flat[best_f[local] * N + rows] <= best_b[local]
         child = 2 * local + ~goes_left
         LR = np.stack([np.bincount(child, weights=s[rows], minlength=2 * S) for s in stats])
         L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
