@@ -24,7 +24,7 @@ loss                   L(t, f)                     −∂L/∂f           leaf v
 =====================  ==========================  ===============  ============================
 
 The line searches of the squared and absolute errors are exact; those of the log-losses and the
-exponential loss are one Newton step from γ = 0, as in :cite:t:`friedman2001greedy` and
+exponential loss are one Newton step from γ = 0, as in Friedman (2001) and
 scikit-learn. Every function takes t of shape (n_samples,) (class indices for the
 classification losses) and F of shape (n_samples, n_outputs).
 """

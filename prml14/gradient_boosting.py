@@ -4,10 +4,10 @@
 Every round m fits one tree per raw score (K trees for K > 2 classes, else one) through the
 tree engine :func:`~prml14.trees.growing.grow_tree`, then adds it shrunk by ν (B.102):
 
-* ``method="gradient"`` (GBDT, :cite:t:`friedman2001greedy`): the tree is grown by squared
+* ``method="gradient"`` (GBDT; Friedman 2001): the tree is grown by squared
   error on the pseudo-residuals (B.401), then each leaf gets the per-leaf line search (B.403)
   of the loss (:mod:`prml14.boosting_losses`);
-* ``method="newton"`` (second-order trees, :cite:t:`chen2016xgboost`): the tree is grown with
+* ``method="newton"`` (second-order trees; Chen & Guestrin 2016): the tree is grown with
   the :class:`~prml14.trees.criteria.SecondOrder` criterion from the gradients and Hessians,
   leaf values −G/(H + λ) (B.503), cuts whose gain is below γ pruned bottom-up (B.504), and
   ``min_child_weight`` the least Hessian sum of a child.
