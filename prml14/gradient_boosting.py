@@ -220,14 +220,18 @@ def _apply_binned(tree, binned):
         cut_bin[node] = np.searchsorted(binned.edges[tree.feature[node]], tree.threshold[node])
     N = binned.codes.shape[0]
     flat = binned._codes_t.ravel()  # feature-major: value (n, j) at j·N + n
+    # leaves point to themselves, so every row can take max_depth steps
+    ids = np.arange(tree.node_count)
+    leaf = tree.is_leaf
+    child = np.column_stack(
+        [np.where(leaf, ids, tree.children_left), np.where(leaf, ids, tree.children_right)]
+    ).ravel()  # child[2·node + (go right)]
+    offset = np.where(leaf, 0, tree.feature) * N  # where the node's feature starts in flat
     node = np.zeros(N, dtype=np.intp)
     base = np.arange(N)
-    is_leaf = tree.is_leaf
     for _ in range(tree.max_depth):
-        f = tree.feature[node]
-        go_left = flat[base + np.maximum(f, 0) * N] <= cut_bin[node]
-        nxt = np.where(go_left, tree.children_left[node], tree.children_right[node])
-        node = np.where(is_leaf[node], node, nxt)
+        go_right = flat[offset[node] + base] > cut_bin[node]
+        node = child[2 * node + go_right]
     return node
 
 

@@ -313,3 +313,17 @@ SAMPLE_WEIGHT_XFAIL = (
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_histogram_training_scores_agree_with_predict():
+    """The fit updates its training scores by applying the trees to the bin codes; predict
+    applies them to the raw features. Both must reach the same leaves."""
+    X, y = _friedman(500)
+    est = GradientBoostingRegressor(splitter="histogram", max_bins=16, n_estimators=15)
+    est.fit(X, y)
+    assert est.train_score_[-1] == pytest.approx(0.5 * np.mean((est.predict(X) - y) ** 2))
+    t = y > 14
+    clf = GradientBoostingClassifier(splitter="histogram", max_bins=16, n_estimators=10)
+    p = clf.fit(X, t).predict_proba(X)[:, 1]
+    expected = -np.mean(np.where(t, np.log(p), np.log1p(-p)))
+    assert clf.train_score_[-1] == pytest.approx(expected)
