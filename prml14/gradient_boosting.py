@@ -37,6 +37,7 @@ from ._numerics import expit
 from .boosting_losses import make_loss
 from .stagewise import prune_by_gain
 from .trees.criteria import SecondOrder, SquaredError
+from .trees.exact import sort_features
 from .trees.growing import grow_tree
 from .trees.histogram import BinnedFeatures, bin_features
 from .trees.pruning import pruning_costs
@@ -66,8 +67,9 @@ class _BaseGradientBoosting(BaseEstimator):
     def _check_X(self, X, reset):
         return validate_data(self, X, reset=reset, dtype=np.float64, ensure_all_finite=True)
 
-    def _grow(self, X, t, F, w, loss):
-        """One round: a tree per raw score, on the rows of X (already subsampled)."""
+    def _grow(self, X, X_raw, t, F, w, loss):
+        """One round: a tree per raw score, on the rows of X (binned or sorted features,
+        already subsampled; ``X_raw`` the same rows' raw features)."""
         g = loss.gradient(t, F, w)
         newton = self.method == "newton"
         h = loss.hessian(t, F, w) if newton else None
@@ -93,7 +95,7 @@ class _BaseGradientBoosting(BaseEstimator):
             )
             if newton:
                 tree = prune_by_gain(tree, self.gamma)
-            leaf = _apply(tree, X)
+            leaf = _apply(tree, X, X_raw)
             if not newton:  # GBDT: the per-leaf line search (B.403) replaces the leaf means
                 gamma = loss.leaf_values(t, F, leaf, tree.node_count, w, k)
                 value = np.where(tree.is_leaf, gamma, tree.value[:, 0])
@@ -121,7 +123,11 @@ class _BaseGradientBoosting(BaseEstimator):
                 stratify=stratify,
             )
         N = X.shape[0]
-        Xfit = bin_features(X, self.max_bins) if self.splitter == "histogram" else X
+        # bin or sort the features once for the whole ensemble
+        if self.splitter == "histogram":
+            Xfit = bin_features(X, self.max_bins)
+        else:
+            Xfit = sort_features(X)
         self.init_raw_ = loss.init_raw(t, w_all)
         F = np.tile(self.init_raw_, (N, 1))
         if early:
@@ -136,9 +142,9 @@ class _BaseGradientBoosting(BaseEstimator):
                 X_m = _take_rows(Xfit, rows)
             else:
                 rows, X_m = slice(None), Xfit
-            trees, leaves = self._grow(X_m, t[rows], F[rows], w_all[rows], loss)
+            trees, leaves = self._grow(X_m, X[rows], t[rows], F[rows], w_all[rows], loss)
             for k, tree in enumerate(trees):
-                leaf = _apply(tree, Xfit) if n_sub < N else leaves[k]
+                leaf = _apply(tree, Xfit, X) if n_sub < N else leaves[k]
                 F[:, k] += self.learning_rate * tree.value[leaf, 0]
             self.trees_.append(trees)
             self.train_score_.append(loss(t[rows], F[rows], w_all[rows]))
@@ -204,11 +210,11 @@ class _BaseGradientBoosting(BaseEstimator):
         return tags
 
 
-def _apply(tree, X):
-    """Leaf ids of the rows of X (raw features or BinnedFeatures)."""
+def _apply(tree, X, X_raw=None):
+    """Leaf ids of the rows of X (BinnedFeatures, or the raw features ``X_raw``)."""
     if isinstance(X, BinnedFeatures):
         return _apply_binned(tree, X)
-    return tree.apply(X)
+    return tree.apply(X_raw if X_raw is not None else X)
 
 
 def _apply_binned(tree, binned):
@@ -238,7 +244,7 @@ def _apply_binned(tree, binned):
 def _take_rows(X, rows):
     if isinstance(X, BinnedFeatures):
         return BinnedFeatures(X.codes[rows], X.edges)
-    return X[rows]
+    return X.take(rows)  # SortedFeatures
 
 
 _DOC_PARAMS = """

@@ -327,3 +327,24 @@ def test_histogram_training_scores_agree_with_predict():
     p = clf.fit(X, t).predict_proba(X)[:, 1]
     expected = -np.mean(np.where(t, np.log(p), np.log1p(-p)))
     assert clf.train_score_[-1] == pytest.approx(expected)
+
+
+def test_features_sorted_once_grow_the_same_trees():
+    """The exact finder from features sorted once (also restricted to a subsample) grows the
+    same tree as from the raw features."""
+    from prml14.trees import SquaredError, grow_tree, sort_features
+
+    X, y = _friedman(300)
+    crit = SquaredError()
+    stats = crit.statistics(y - y.mean(), np.ones(300))
+    rows = np.sort(np.random.default_rng(0).choice(300, 200, replace=False))
+    for sorted_X, raw, st in [
+        (sort_features(X), X, stats),
+        (sort_features(X).take(rows), X[rows], stats[rows]),
+    ]:
+        a = grow_tree(sorted_X, st, crit, max_depth=4)
+        b = grow_tree(raw, st, crit, max_depth=4)
+        for name in ("feature", "threshold", "value", "impurity", "n_node_samples"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    with pytest.raises(ValueError, match="sorted"):
+        grow_tree(sort_features(X), stats, crit, splitter="histogram")
