@@ -7,8 +7,14 @@ estimators with the scikit-learn API built from that core.
 
 __version__ = "0.1.0"
 
-from ._equations import EQUATIONS, implements, registry
-from .adaboost import AdaBoostClassifier
+from ._equations import (
+    EQUATIONS,
+    implements,
+    registry,
+)
+from .adaboost import (
+    AdaBoostClassifier,
+)
 from .bagging import (
     BaggingClassifier,
     BaggingRegressor,
@@ -44,6 +50,15 @@ from .boosting import (
     update_weights,
     weighted_error,
     weighted_misclassification,
+)
+from .boosting_losses import (
+    LOSS_NAMES,
+    huber_delta,
+    leaf_line_search,
+    line_search,
+    make_loss,
+    pseudo_residuals,
+    weighted_quantile,
 )
 from .committees import (
     CommitteeErrors,
@@ -94,6 +109,10 @@ from .experts_core import (
     mixture_of_experts_density,
     node_posteriors,
 )
+from .gradient_boosting import (
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+)
 from .irls import (
     q_gradient,
     q_negative_hessian,
@@ -116,7 +135,12 @@ from .losses import (
     exponential_risk_minimiser,
     hinge_loss,
     hinge_loss_gradient,
+    huber_loss,
+    huber_loss_gradient,
     misclassification_loss,
+    multinomial_log_loss,
+    multinomial_log_loss_gradient,
+    multinomial_log_loss_hessian,
     squared_error,
     squared_error_gradient,
     squared_error_hessian,
@@ -144,7 +168,17 @@ from .mixtures import (
     weighted_least_squares,
     weighted_normal_equations,
 )
-from .stumps import DecisionStump
+from .stagewise import (
+    l2_residuals,
+    prune_by_gain,
+    regularised_objective,
+    second_order_objective,
+    stagewise_step,
+    stagewise_update,
+)
+from .stumps import (
+    DecisionStump,
+)
 from .trees import (
     DecisionTreeClassifier,
     DecisionTreeRegressor,
@@ -214,6 +248,8 @@ __all__ = [
     "gaussian_expert_log_density",
     "gaussian_log_densities",
     "gini_impurity",
+    "GradientBoostingClassifier",
+    "GradientBoostingRegressor",
     "grow_tree",
     "hierarchical_gates_m_step",
     "hierarchical_log_gates",
@@ -221,8 +257,14 @@ __all__ = [
     "HierarchicalMixtureOfExpertsRegressor",
     "hinge_loss",
     "hinge_loss_gradient",
+    "huber_delta",
+    "huber_loss",
+    "huber_loss_gradient",
     "implements",
+    "l2_residuals",
+    "leaf_line_search",
     "leaf_value",
+    "line_search",
     "linear_experts_m_step",
     "log_bma_marginal",
     "log_conditional_mixture_density",
@@ -232,10 +274,12 @@ __all__ = [
     "log_model_evidence",
     "log_model_posterior",
     "logistic_experts_m_step",
+    "LOSS_NAMES",
     "m_step_linear",
     "m_step_logistic",
     "make_five_regions",
     "make_gated_regression",
+    "make_loss",
     "make_mixture_of_linear_regressions",
     "make_mixture_of_logistic_regressions",
     "make_uncorrelated_errors",
@@ -261,25 +305,34 @@ __all__ = [
     "MixtureOfLinearRegressions",
     "MixtureOfLogisticRegressions",
     "model_posterior_path",
+    "multinomial_log_loss",
+    "multinomial_log_loss_gradient",
+    "multinomial_log_loss_hessian",
     "node_posteriors",
     "noise_precision",
     "out_of_bag_mask",
+    "prune_by_gain",
     "prune_to_lambda",
     "pruning_costs",
+    "pseudo_residuals",
     "q_gradient",
     "q_linear_precision",
     "q_linear_weights",
     "q_negative_hessian",
     "registry",
     "REGRESSION_LOSSES",
+    "regularised_objective",
     "responsibilities_linear",
     "responsibilities_logistic",
     "sample_mixture",
+    "second_order_objective",
     "softmax_gates",
     "solve_normal_equations",
     "squared_error",
     "squared_error_gradient",
     "squared_error_hessian",
+    "stagewise_step",
+    "stagewise_update",
     "sum_of_squares",
     "uncorrelated_committee_error",
     "update_weights",
@@ -290,5 +343,6 @@ __all__ = [
     "weighted_logistic_objective",
     "weighted_misclassification",
     "weighted_normal_equations",
+    "weighted_quantile",
     "weighted_softmax_irls",
 ]

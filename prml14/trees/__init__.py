@@ -19,6 +19,7 @@ from :mod:`prml14.trees.plotting` itself, so that ``import prml14`` does not loa
 
 from .criteria import Entropy, Gini, Misclassification, SecondOrder, SquaredError
 from .estimators import DecisionTreeClassifier, DecisionTreeRegressor
+from .exact import SortedFeatures, sort_features
 from .growing import grow_tree
 from .histogram import BinnedFeatures, bin_features
 from .impurities import (
@@ -58,6 +59,8 @@ __all__ = [
     "grow_tree",
     "BinnedFeatures",
     "bin_features",
+    "SortedFeatures",
+    "sort_features",
     "DecisionTreeRegressor",
     "DecisionTreeClassifier",
     "pruning_costs",

@@ -10,11 +10,76 @@ between consecutive distinct values; ``x <= threshold`` goes left.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+from sklearn.utils.validation import check_array
 
 from ._nodes import _decide, _draw_features, _midpoints
 
-__all__ = []
+__all__ = ["SortedFeatures", "sort_features"]
+
+
+@dataclass
+class SortedFeatures:
+    """Features sorted once, for the exact split finder (sort once, grow many trees).
+
+    Parameters
+    ----------
+    order : ndarray of shape (n_features, n_samples), int32
+        The samples in increasing order of each feature.
+    xs : ndarray of shape (n_features, n_samples)
+        The sorted values, ``xs[j] = X[order[j], j]``.
+    """
+
+    order: np.ndarray
+    xs: np.ndarray
+
+    @property
+    def shape(self):
+        """(n_samples, n_features)."""
+        return self.order.shape[::-1]
+
+    def take(self, rows):
+        """The sorted features of the samples ``rows`` (increasing indices), renumbered 0, 1, ...
+
+        Parameters
+        ----------
+        rows : ndarray of int of shape (n_rows,)
+            Increasing sample indices.
+
+        Returns
+        -------
+        SortedFeatures
+            The same orders restricted to ``rows`` (no new sort).
+        """
+        D, N = self.order.shape
+        new_index = np.full(N, -1, dtype=np.int32)
+        new_index[rows] = np.arange(len(rows), dtype=np.int32)
+        keep = new_index[self.order] >= 0
+        order = new_index[self.order[keep]].reshape(D, len(rows))
+        return SortedFeatures(order, self.xs[keep].reshape(D, len(rows)))
+
+
+def sort_features(X):
+    """Sort every feature of X once, for growing many trees with the exact finder.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Finite inputs.
+
+    Returns
+    -------
+    SortedFeatures
+        The sorting orders and the sorted values; growing a tree from them gives the same tree
+        as growing it from X (ties between equal values may be ordered differently, and a tree
+        never cuts between equal values).
+    """
+    X = check_array(X, dtype=np.float64, input_name="X")
+    XT = np.ascontiguousarray(X.T)
+    order = np.argsort(XT, axis=1).astype(np.int32)
+    return SortedFeatures(order, np.take_along_axis(XT, order, axis=1))
 
 
 def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_features_split, rng):
@@ -26,9 +91,12 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
     crit = recorder.criterion
     N, D = X.shape
     msl, mwl = recorder.min_samples_leaf, recorder.min_weight_leaf
-    XT = np.ascontiguousarray(X.T)
-    order = np.argsort(XT, axis=1).astype(np.int32)  # ties: any order (never split between)
-    xs = np.take_along_axis(XT, order, axis=1)
+    if isinstance(X, SortedFeatures):  # sorted once for many trees
+        order, xs = X.order, X.xs
+    else:
+        XT = np.ascontiguousarray(X.T)
+        order = np.argsort(XT, axis=1).astype(np.int32)  # ties: any order (never split between)
+        xs = np.take_along_axis(XT, order, axis=1)
     ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
     W_root = W[0]
     # the statistics summed along the sorted orders: those the split score reads, then the
