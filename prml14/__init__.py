@@ -96,11 +96,29 @@ from .boosting import (
     exponential_weight_update,
     exponential_weight_update_from_mistakes,
     margin_from_mistakes,
+    samme_classifier_weight,
+    samme_scores,
     update_weights,
     weighted_error,
     weighted_misclassification,
 )
 from .adaboost import AdaBoostClassifier
+from .adaboost_variants import (
+    GentleAdaBoostClassifier,
+    RealAdaBoostClassifier,
+    exponential_loss_derivatives,
+    exponential_reweight,
+    gentle_newton_step,
+    half_log_odds_leaf_values,
+)
+from .logitboost import (
+    LogitBoostClassifier,
+    binomial_log_likelihood_derivatives,
+    logitboost_newton_step,
+    logitboost_weights,
+    logitboost_working_response,
+    multiclass_logitboost_step,
+)
 from .mixtures import (
     MixtureOfLinearRegressions,
     MixtureOfLogisticRegressions,
