@@ -103,7 +103,7 @@ def test_gentle_step_is_one_newton_step_of_the_exponential_error_by_finite_diffe
         for node in np.unique(leaf):
             idx = leaf == node
 
-            def E(c, idx=idx):
+            def E(c, idx=idx, F=F):
                 return np.sum(np.exp(-y[idx] * (F[idx] + c)))
 
             d1 = (E(h) - E(-h)) / (2 * h)
