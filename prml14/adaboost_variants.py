@@ -122,8 +122,10 @@ def exponential_loss_derivatives(t, w):
 
     Returns
     -------
-    g, h : ndarray of shape (n_samples,)
-        First and second derivatives (h_n = w_n, since t_n² = 1).
+    g : ndarray of shape (n_samples,)
+        First derivatives.
+    h : ndarray of shape (n_samples,)
+        Second derivatives (h_n = w_n, since t_n² = 1).
     """
     t, w = np.asarray(t, dtype=float), np.asarray(w, dtype=float)
     if t.shape != w.shape or t.ndim != 1:

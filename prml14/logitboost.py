@@ -69,8 +69,10 @@ def binomial_log_likelihood_derivatives(t01, F):
 
     Returns
     -------
-    gradient, negative_hessian : ndarray of shape (n_samples,)
-        The first derivative of ℓ and minus its second derivative.
+    gradient : ndarray of shape (n_samples,)
+        The first derivative of ℓ.
+    negative_hessian : ndarray of shape (n_samples,)
+        Minus its second derivative.
     """
     t01, F = np.asarray(t01, dtype=float), np.asarray(F, dtype=float)
     if t01.shape != F.shape:
@@ -211,7 +213,7 @@ class LogitBoostClassifier(TreeBoosterMixin):
     max_features : int or None, default=None
         Features drawn at random at every node (None: all).
     z_max : float > 0, default=4.0
-        The clip of the working responses (Friedman et al. recommend 2 to 4).
+        The clip of the working responses (Friedman et al. recommend 2 to 4; ``np.inf``: none).
     random_state : int, RandomState or None, default=None
         Draws the features when ``max_features`` is set.
 
@@ -234,7 +236,7 @@ class LogitBoostClassifier(TreeBoosterMixin):
 
     _parameter_constraints = {
         **TreeBoosterMixin._parameter_constraints,
-        "z_max": [Interval(Real, 0.0, None, closed="neither")],
+        "z_max": [Interval(Real, 0.0, None, closed="right")],
     }
     _scale = 1.0
 
