@@ -210,8 +210,10 @@ class _ExponentialBooster(TreeBoosterMixin):
             values[leaves] = self._leaf_values(t, w, leaf, tree.node_count)[leaves]
             tree.value = values[:, None]
             trees.append(tree)
-            f = values[leaf]
-            w, log_w = normalise_log_weights(exponential_reweight(log_w, t, f))  # (B.202)
+            log_w = exponential_reweight(log_w, t, values[leaf])  # (B.202)
+            if not np.any(log_w > -np.inf):  # every point in a leaf of value ±∞: nothing left
+                break
+            w, log_w = normalise_log_weights(log_w)
         self.estimators_ = trees
         return self
 
@@ -242,7 +244,8 @@ class RealAdaBoostClassifier(_ExponentialBooster):
     max_features : int or None, default=None
         Features drawn at random at every node (None: all).
     proba_clip : float in [0, 0.5), default=1e-3
-        The clip c of the leaf proportions; a pure leaf gets ±½ ln{(1 − c)/c} (≈ ±3.45).
+        The clip c of the leaf proportions; a pure leaf gets ±½ ln{(1 − c)/c} (≈ ±3.45 for
+        the default). With 0, a pure leaf gets ±∞ and its points weight 0.
     random_state : int, RandomState or None, default=None
         Draws the features when ``max_features`` is set.
 
@@ -254,6 +257,13 @@ class RealAdaBoostClassifier(_ExponentialBooster):
         The trees, their leaf values f_τ in ``value[:, 0]``.
     n_features_in_ : int
         The number of input features.
+
+    Notes
+    -----
+    With ``proba_clip=0`` the values of pure leaves are infinite (B.201) and the weights of
+    their points become 0; when every point has weight 0, boosting stops early (fewer trees
+    than ``n_estimators``), and a test point that meets +∞ and −∞ leaves gets F = nan. The
+    default clip avoids all of this.
     """
 
     _parameter_constraints = {
