@@ -79,7 +79,12 @@ from .losses import (
     exponential_risk_minimiser,
     hinge_loss,
     hinge_loss_gradient,
+    huber_loss,
+    huber_loss_gradient,
     misclassification_loss,
+    multinomial_log_loss,
+    multinomial_log_loss_gradient,
+    multinomial_log_loss_hessian,
     squared_error,
     squared_error_gradient,
     squared_error_hessian,
@@ -173,4 +178,22 @@ from .experts import (
     HierarchicalMixtureOfExpertsRegressor,
     MixtureOfExpertsClassifier,
     MixtureOfExpertsRegressor,
+)
+from .boosting_losses import (
+    LOSS_NAMES,
+    huber_delta,
+    leaf_line_search,
+    line_search,
+    make_loss,
+    pseudo_residuals,
+    weighted_quantile,
+)
+from .gradient_boosting import GradientBoostingClassifier, GradientBoostingRegressor
+from .stagewise import (
+    l2_residuals,
+    prune_by_gain,
+    regularised_objective,
+    second_order_objective,
+    stagewise_step,
+    stagewise_update,
 )
