@@ -147,6 +147,7 @@ def test_held_out_error_on_hastie_matches_or_beats_sklearn_adaboost():
     assert np.mean(ours) > 0.85
 
 
+@pytest.mark.slow
 def test_multiclass_held_out_accuracy_near_sklearn_gradient_boosting():
     # LogitBoost and multinomial gradient boosting fit the same model (K trees per round);
     # averaged over 2 seeds the held-out accuracies agree within 0.05
