@@ -206,3 +206,18 @@ SAMPLE_WEIGHT_XFAIL = "sample_weight is not equivalent to removing/repeating sam
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+@pytest.mark.equation("B.303", "B.304")
+def test_the_k_class_rule_at_k_two_is_the_two_class_rule():
+    # run the K-class loop on two classes (one-hot targets): the trees of the two classes are
+    # mirror images and (B.304) halves them, which is the two-class step (B.303)
+    X, t01 = _hastie(200, 9)
+    binary = LogitBoostClassifier(6, max_depth=2).fit(X, t01)
+    Y = np.column_stack([1 - t01, t01])
+    s = np.full(200, 1 / 200)
+    params = {"max_depth": 2, "min_samples_leaf": 1, "max_features": None}
+    rounds = binary._fit_multiclass(X, Y, s, params, np.random.RandomState(0))
+    F = sum(binary._round_output(trees, X) for trees in rounds)
+    np.testing.assert_allclose(F[:, 1], binary.decision_function(X), atol=1e-10)
+    np.testing.assert_allclose(F[:, 0], -F[:, 1], atol=1e-10)

@@ -215,3 +215,13 @@ SAMPLE_WEIGHT_XFAIL = "sample_weight is not equivalent to removing/repeating sam
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+@pytest.mark.equation("B.201", "B.202")
+def test_unclipped_pure_leaves_zero_every_weight_and_stop_boosting():
+    X, y = _hastie(100, 9)
+    X[:, 0] = np.where(y > 0, 1.0, -1.0)
+    with np.errstate(all="ignore"):
+        model = RealAdaBoostClassifier(n_estimators=5, proba_clip=0.0).fit(X, y)
+    assert len(model.estimators_) == 1
+    np.testing.assert_array_equal(model.predict(X), y)
