@@ -302,7 +302,7 @@ class RealAdaBoostClassifier(_ExponentialBooster):
         return values
 
 
-@implements("B.203", "B.204")
+@implements("B.202", "B.203", "B.204")
 class GentleAdaBoostClassifier(_ExponentialBooster):
     """Gentle AdaBoost: every tree is one Newton step on the exponential error (B.204).
 
