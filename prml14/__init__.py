@@ -156,3 +156,16 @@ from .experts import (
     MixtureOfExpertsClassifier,
     MixtureOfExpertsRegressor,
 )
+from .forests import (
+    RandomForestClassifier,
+    RandomForestRegressor,
+    correlated_average_variance,
+    out_of_bag_prediction,
+)
+from .importances import (
+    impurity_importances,
+    mean_decrease_in_impurity,
+    oob_permutation_importance,
+    permutation_importance,
+    permutation_indices,
+)
