@@ -10,11 +10,15 @@ give every point an out-of-bag committee, :func:`out_of_bag_prediction` (B.1002)
 validation error that costs no held-out data.
 
 The trees are prml14's own (:class:`prml14.trees.DecisionTreeRegressor` /
-:class:`~prml14.trees.DecisionTreeClassifier`, grown by :func:`prml14.trees.grow_tree`), each
-fitted on the distinct rows of its bootstrap sample with the number of draws as sample weight;
-limits that count rows (``min_samples_leaf``, ``min_samples_split``) therefore count distinct
-rows, as in :class:`prml14.bagging.BaggingRegressor` and in scikit-learn's forests. The
-importances (B.1003), (B.1004) are in :mod:`prml14.importances`.
+:class:`~prml14.trees.DecisionTreeClassifier`, grown by
+:func:`~prml14.trees.growing.grow_tree`), each fitted on the distinct rows of its bootstrap
+sample with the number of draws as sample weight; limits that count rows
+(``min_samples_leaf``, ``min_samples_split``) therefore count distinct rows, as in
+:class:`prml14.bagging.BaggingRegressor` and in scikit-learn's forests. The fitting machinery
+(bootstrap, seeds, joblib threads, out-of-bag averages) is bagging's: the forests subclass
+:class:`~prml14.bagging.BaggingRegressor` / :class:`~prml14.bagging.BaggingClassifier` and
+only supply the randomised tree and the ``bootstrap`` switch. The importances (B.1003),
+(B.1004) are in :mod:`prml14.importances`.
 """
 
 from __future__ import annotations
