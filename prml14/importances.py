@@ -112,8 +112,8 @@ def permutation_indices(n_samples, n_repeats=5, random_state=None):
 
     They are the permutations that scikit-learn's ``permutation_importance`` applies to every
     feature for the same ``random_state``: one seed is drawn, and from it K successive in-place
-    shuffles of the row indices, which scikit-learn composes (its column after shuffle k is its
-    column after shuffle k − 1, reindexed).
+    shuffles of the row indices, which scikit-learn composes (its column after shuffle r is its
+    column after shuffle r − 1, reindexed).
 
     Parameters
     ----------
@@ -127,7 +127,7 @@ def permutation_indices(n_samples, n_repeats=5, random_state=None):
     Returns
     -------
     ndarray of int of shape (n_repeats, n_samples)
-        Row k is π_k: repeat k replaces ``X[:, j]`` by ``X[π_k, j]``.
+        Row r is π_r: repeat r replaces ``X[:, j]`` by ``X[π_r, j]``.
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     check_scalar(n_repeats, "n_repeats", Integral, min_val=1)
@@ -164,7 +164,7 @@ def _importances_bunch(baseline, scores):
 
 
 def _scores_of_feature(score, X, j, permutations):
-    """score(X with column j replaced by X[π_k, j]) for every k (on a private copy of X)."""
+    """score(X with column j replaced by X[π_r, j]) for every r (on a private copy of X)."""
     Xp = X.copy()
     out = np.empty(len(permutations))
     for k, perm in enumerate(permutations):
@@ -186,10 +186,10 @@ def permutation_importance(
     n_jobs=None,
     permutations=None,
 ):
-    """I_j = s − (1/K) Σ_k s_jk: the drop of the score when feature j is permuted, (B.1004).
+    """I_j = s − (1/K) Σ_r s_jr: the drop of the score when feature j is permuted, (B.1004).
 
-    s is the score of the fitted ``estimator`` on (X, y) and s_jk its score after the column
-    ``X[:, j]`` is replaced by ``X[π_k, j]``. On a held-out set this measures how much the
+    s is the score of the fitted ``estimator`` on (X, y) and s_jr its score after the column
+    ``X[:, j]`` is replaced by ``X[π_r, j]``. On a held-out set this measures how much the
     model's *generalisation* relies on feature j. With the same ``random_state`` (and no
     ``permutations``) the permutations, scores and results are those of scikit-learn's
     ``sklearn.inspection.permutation_importance``.
@@ -213,13 +213,13 @@ def permutation_importance(
     n_jobs : int, default=None
         Features evaluated in parallel by joblib threads; the results do not depend on it.
     permutations : array-like of int of shape (n_repeats, n_samples), default=None
-        Explicit permutations π_k (the same for every feature); overrides ``n_repeats`` and
+        Explicit permutations π_r (the same for every feature); overrides ``n_repeats`` and
         ``random_state``.
 
     Returns
     -------
     Bunch
-        ``importances`` (n_features, n_repeats): s − s_jk; ``importances_mean`` and
+        ``importances`` (n_features, n_repeats): s − s_jr; ``importances_mean`` and
         ``importances_std`` over the repeats; ``baseline_score``: s.
     """
     X = check_array(X, input_name="X")
@@ -266,9 +266,9 @@ def oob_permutation_importance(ensemble, X, y, *, n_repeats=5, random_state=None
     """Permutation importance (B.1004) on the out-of-bag points of a fitted forest.
 
     The score s is the out-of-bag score of the ensemble (B.1002) on its own training data: R²
-    for regression, accuracy for classification, as in ``oob_score_``; s_jk is the same score
-    when every tree predicts its out-of-bag points with column j replaced by ``X[π_k, j]``
-    (one permutation π_k of all N rows, drawn as in :func:`permutation_indices`). No held-out
+    for regression, accuracy for classification, as in ``oob_score_``; s_jr is the same score
+    when every tree predicts its out-of-bag points with column j replaced by ``X[π_r, j]``
+    (one permutation π_r of all N rows, drawn as in :func:`permutation_indices`). No held-out
     data are needed: each point is judged only by trees that did not train on it.
 
     Parameters
