@@ -78,10 +78,15 @@ def test_a_forest_of_one_unrandomised_tree_is_our_tree(friedman, classes):
     tree = DecisionTreeRegressor().fit(X, y)
     np.testing.assert_array_equal(one.estimators_[0].tree_.threshold, tree.tree_.threshold)
     np.testing.assert_array_equal(one.predict(X[:200]), tree.predict(X[:200]))
+    # fresh points too: the forest walks its trees with its own loop, the tree with Tree.apply
+    fresh = np.random.default_rng(5).uniform(-0.1, 1.1, size=(3000, 8))
+    np.testing.assert_array_equal(one.predict(fresh), tree.predict(fresh))
     Xc, yc = classes
     one = RandomForestClassifier(1, max_features=None, bootstrap=False).fit(Xc, yc)
     tree = DecisionTreeClassifier().fit(Xc, yc)
     np.testing.assert_array_equal(one.predict_proba(Xc), tree.predict_proba(Xc))
+    fresh = np.random.default_rng(6).normal(scale=2.0, size=(3000, 8))
+    np.testing.assert_array_equal(one.predict_proba(fresh), tree.predict_proba(fresh))
     np.testing.assert_array_equal(one.predict(Xc), tree.predict(Xc))
 
 
