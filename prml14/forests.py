@@ -28,7 +28,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_array, check_scalar
+from sklearn.utils.validation import check_array, check_is_fitted, check_scalar
 
 from ._equations import implements
 from .bagging import BaggingClassifier, BaggingRegressor, _BaseBagging
@@ -172,6 +172,7 @@ class _ForestMixin:
         ndarray of shape (n_features,)
             Non-negative, summing to one (zeros if no tree has a split).
         """
+        check_is_fitted(self)
         return mean_decrease_in_impurity(
             [est.tree_ for est in self.estimators_], self.n_features_in_
         )

@@ -9,6 +9,7 @@ import pytest
 from sklearn.datasets import make_classification, make_friedman1
 from sklearn.ensemble import RandomForestClassifier as SkRandomForestClassifier
 from sklearn.ensemble import RandomForestRegressor as SkRandomForestRegressor
+from sklearn.exceptions import NotFittedError
 from sklearn.inspection import permutation_importance as sk_permutation_importance
 from sklearn.metrics import make_scorer, mean_absolute_error
 from sklearn.tree import DecisionTreeClassifier as SkDecisionTreeClassifier
@@ -439,5 +440,7 @@ def test_forest_bad_input(friedman):
         RandomForestClassifier(2).fit(X, y)
     with pytest.warns(UserWarning, match="no out-of-bag prediction"):
         RandomForestRegressor(2, oob_score=True, random_state=0).fit(X[:50], y[:50])
+    with pytest.raises(NotFittedError):
+        RandomForestRegressor(2).feature_importances_  # noqa: B018
     half = RandomForestRegressor(4, max_samples=0.5, random_state=0).fit(X, y)
     assert all(len(s) == 300 for s in half.estimators_samples_)
