@@ -119,9 +119,22 @@ from .experts_core import (
     mixture_of_experts_density,
     node_posteriors,
 )
+from .forests import (
+    RandomForestClassifier,
+    RandomForestRegressor,
+    correlated_average_variance,
+    out_of_bag_prediction,
+)
 from .gradient_boosting import (
     GradientBoostingClassifier,
     GradientBoostingRegressor,
+)
+from .importances import (
+    impurity_importances,
+    mean_decrease_in_impurity,
+    oob_permutation_importance,
+    permutation_importance,
+    permutation_indices,
 )
 from .irls import (
     q_gradient,
@@ -236,6 +249,7 @@ __all__ = [
     "complete_data_log_likelihood_logistic",
     "component_log_densities",
     "conditional_mixture_density",
+    "correlated_average_variance",
     "cost_complexity",
     "cross_entropy_impurity",
     "cross_entropy_loss",
@@ -285,6 +299,7 @@ __all__ = [
     "huber_loss",
     "huber_loss_gradient",
     "implements",
+    "impurity_importances",
     "l2_residuals",
     "leaf_line_search",
     "leaf_value",
@@ -315,6 +330,7 @@ __all__ = [
     "make_xor_regression",
     "margin_from_mistakes",
     "MARGIN_LOSSES",
+    "mean_decrease_in_impurity",
     "member_errors",
     "member_expected_errors",
     "misclassification_impurity",
@@ -339,7 +355,11 @@ __all__ = [
     "multinomial_log_loss_hessian",
     "node_posteriors",
     "noise_precision",
+    "oob_permutation_importance",
     "out_of_bag_mask",
+    "out_of_bag_prediction",
+    "permutation_importance",
+    "permutation_indices",
     "prune_by_gain",
     "prune_to_lambda",
     "pruning_costs",
@@ -348,6 +368,8 @@ __all__ = [
     "q_linear_precision",
     "q_linear_weights",
     "q_negative_hessian",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
     "RealAdaBoostClassifier",
     "registry",
     "REGRESSION_LOSSES",
