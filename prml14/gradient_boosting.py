@@ -213,32 +213,8 @@ class _BaseGradientBoosting(BaseEstimator):
 def _apply(tree, X, X_raw=None):
     """Leaf ids of the rows of X (BinnedFeatures, or the raw features ``X_raw``)."""
     if isinstance(X, BinnedFeatures):
-        return _apply_binned(tree, X)
+        return X.apply(tree)
     return tree.apply(X_raw if X_raw is not None else X)
-
-
-def _apply_binned(tree, binned):
-    """Tree.apply on bin codes: a threshold of a histogram tree is a bin edge, so x <= edge_b
-    exactly when code <= b (one gather of the codes per level)."""
-    inner = np.flatnonzero(~tree.is_leaf)
-    cut_bin = np.zeros(tree.node_count, dtype=np.intp)
-    for node in inner:  # a loop over the few cuts of a tree
-        cut_bin[node] = np.searchsorted(binned.edges[tree.feature[node]], tree.threshold[node])
-    N = binned.codes.shape[0]
-    flat = binned._codes_t.ravel()  # feature-major: value (n, j) at j·N + n
-    # leaves point to themselves, so every row can take max_depth steps
-    ids = np.arange(tree.node_count)
-    leaf = tree.is_leaf
-    child = np.column_stack(
-        [np.where(leaf, ids, tree.children_left), np.where(leaf, ids, tree.children_right)]
-    ).ravel()  # child[2·node + (go right)]
-    offset = np.where(leaf, 0, tree.feature) * N  # where the node's feature starts in flat
-    node = np.zeros(N, dtype=np.intp)
-    base = np.arange(N)
-    for _ in range(tree.max_depth):
-        go_right = flat[offset[node] + base] > cut_bin[node]
-        node = child[2 * node + go_right]
-    return node
 
 
 def _take_rows(X, rows):

@@ -61,6 +61,42 @@ class BinnedFeatures:
         """The codes feature by feature, (n_features, n_samples) (computed once)."""
         return np.ascontiguousarray(self.codes.T)
 
+    def apply(self, tree):
+        """The leaf of every row, from the bin codes: ``Tree.apply`` for a histogram tree.
+
+        A threshold of such a tree is a bin edge, so x <= edge_b exactly when code <= b; one
+        gather of the codes per level.
+
+        Parameters
+        ----------
+        tree : prml14.trees.Tree
+            A tree grown on these bins (its thresholds are bin edges).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The node id of the leaf each row falls in.
+        """
+        inner = np.flatnonzero(~tree.is_leaf)
+        cut_bin = np.zeros(tree.node_count, dtype=np.intp)
+        for node in inner:  # a loop over the few cuts of a tree
+            cut_bin[node] = np.searchsorted(self.edges[tree.feature[node]], tree.threshold[node])
+        N = self.codes.shape[0]
+        flat = self._codes_t.ravel()  # feature-major: value (n, j) at j·N + n
+        # leaves point to themselves, so every row can take max_depth steps
+        ids = np.arange(tree.node_count)
+        leaf = tree.is_leaf
+        child = np.column_stack(
+            [np.where(leaf, ids, tree.children_left), np.where(leaf, ids, tree.children_right)]
+        ).ravel()  # child[2·node + (go right)]
+        offset = np.where(leaf, 0, tree.feature) * N  # where the node's feature starts in flat
+        node = np.zeros(N, dtype=np.intp)
+        base = np.arange(N)
+        for _ in range(tree.max_depth):
+            go_right = flat[offset[node] + base] > cut_bin[node]
+            node = child[2 * node + go_right]
+        return node
+
     @cached_property
     def _root_counts(self):
         """The number of samples in every feature × bin cell, (n_features, n_bins)."""
