@@ -10,7 +10,8 @@ the CDN. Per page it checks
 
 * no JavaScript console errors;
 * every equation typeset: each ``.math`` element holds a MathJax container, no MathJax error
-  node, and no raw TeX (``$$``, ``\\(``, ``\\[``, ``$...$``, ``\\begin{``) left in the text;
+  node, and no raw TeX (``$$``, ``\\(``, ``\\[``, ``$...$``, ``\\begin{``) left in the text
+  (code and Python signatures aside);
 * every image loaded, with a non-zero natural size;
 * nothing wider than the content column (outside the margin notes), and nothing in it that
   scrolls sideways;
@@ -105,6 +106,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         path = unquote(urlparse(self.path).path)
         if path.startswith("/_mathjax/"):
             return self._send(self.mathjax / path.removeprefix("/_mathjax/"))
+        if path == "/favicon.ico":  # asked for by the browser itself, not by a page
+            return self._send_bytes(b"", "image/x-icon")
         if path.endswith((".html", "/")):
             file = HTML / path.lstrip("/")
             file = file / "index.html" if file.is_dir() else file
@@ -164,7 +167,7 @@ def browser():
         "--no-first-run",
         "--disable-dev-shm-usage",
         f"--user-data-dir={profile}",
-        "--window-size=1366,900",
+        "--window-size=1440,900",  # the theme's full content width (854 px)
         # no network: every host but the local server fails at once
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
     ):
@@ -239,7 +242,7 @@ const merrors = Array.from(document.querySelectorAll("mjx-merror")).map(
   (el) => el.getAttribute("data-mjx-error") || el.textContent.slice(0, 60));
 const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {
   acceptNode: (n) =>
-    n.parentElement.closest("pre, code, script, style, mjx-container, .math, textarea, kbd")
+    n.parentElement.closest("pre, code, script, style, mjx-container, .math, .sig, textarea")
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
 });
 const rawTex = [];
