@@ -156,3 +156,19 @@ from .experts import (
     MixtureOfExpertsClassifier,
     MixtureOfExpertsRegressor,
 )
+from .c45 import C45Classifier, MultiwayTree
+from .c45_core import (
+    entropy,
+    fractional_weights,
+    gain_ratio,
+    information_gain,
+    intrinsic_value,
+    missing_value_gain,
+)
+from .trees import (
+    absolute_deviation,
+    reduced_error_prune,
+    reduced_error_subtree,
+    validation_node_errors,
+    weighted_median,
+)

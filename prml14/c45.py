@@ -280,7 +280,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         D = X.shape[1]
         gains, ivs = np.full(D, np.nan), np.full(D, np.nan)
         splits = [None] * D
-        msl = self.min_samples_leaf
+        # compared with a relative tolerance: rounding in fractional weights must not decide
+        msl = self.min_samples_leaf * (1.0 - 1e-9)
         W = wn.sum()
         for j in range(D):
             x = X[idx, j]
