@@ -134,9 +134,9 @@ def _best_cut(x, y, w, K, min_leaf):
 
 
 class C45Classifier(ClassifierMixin, BaseEstimator):
-    """A C4.5 (or ID3) decision tree: multiway categorical splits, binary cuts of continuous
-    attributes, and C4.5's fractional weights for missing values.
+    """A C4.5 (or ID3) decision tree with C4.5's fractional weights for missing values.
 
+    Categorical attributes get multiway splits, continuous ones binary cuts at midpoints.
     At every node each attribute a is scored by Gain(D, a) = ρ · Gain(D̃, a) (B.801), the
     information gain (B.702) of the points whose value of a is known times their share ρ of the
     weight. ID3 (``criterion="information_gain"``) splits on the attribute of largest gain; C4.5
@@ -390,8 +390,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return X, codes
 
     def leaf_weights(self, X):
-        """The weight with which each sample reaches each leaf (summing over the branches of
-        every node where its value is missing).
+        """The weight with which each sample reaches each leaf.
+
+        Where a sample's value of a node's attribute is missing, it goes down every branch v
+        with its weight times r̃_v (B.802).
 
         Parameters
         ----------
@@ -434,8 +436,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return out
 
     def predict_proba(self, X):
-        """Class probabilities: the leaf proportions, summed over branches with the fractions
-        r̃_v where a value is missing.
+        """Class probabilities: the leaf proportions, weighted by :meth:`leaf_weights`.
+
+        Where a value is missing they are summed over the branches with the fractions r̃_v.
 
         Parameters
         ----------
