@@ -80,7 +80,7 @@ def entropy(class_weights, base=2.0):
     p = _proportions(counts)
     empty = counts.sum(axis=-1) == 0
     p[empty] = np.eye(counts.shape[-1])[0]  # a pure stand-in: entropy 0
-    return cross_entropy_impurity(p) / np.log(base)
+    return cross_entropy_impurity(p) / np.log(base) + 0.0  # + 0.0: no -0.0 for pure sets
 
 
 @implements("B.702")
