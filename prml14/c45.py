@@ -20,8 +20,8 @@ prediction (``handle_unknown="error"``) or is treated as missing (``"missing"``)
 no observed value in the training data raises a ValueError; a branch that receives no training
 weight becomes a leaf predicting its parent's class proportions; the intrinsic value (B.703) is
 computed over the points whose value is known (Quinlan's C4.5 program also counts "unknown" as
-an extra outcome), and continuous attributes do not get C4.5 release 8's log₂(N − 1)/N
-threshold penalty.
+an extra outcome), and continuous attributes do not get C4.5 release 8's penalty of log₂(n − 1)/N
+on the gain of a cut (n distinct values, N points).
 """
 
 from __future__ import annotations
