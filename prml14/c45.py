@@ -108,6 +108,49 @@ class MultiwayTree:
         """The depth of the deepest leaf."""
         return int(self.depth.max())
 
+    def subtree(self, keep_as_leaf):
+        """The pruned tree in which the nodes flagged in ``keep_as_leaf`` become leaves.
+
+        Parameters
+        ----------
+        keep_as_leaf : array-like of bool of shape (n_nodes,)
+            The nodes to collapse into leaves.
+
+        Returns
+        -------
+        MultiwayTree
+            The pruned tree, its nodes renumbered in the same depth-first order.
+        """
+        collapse = np.asarray(keep_as_leaf, dtype=bool) | self.is_leaf
+        keep, stack = [], [0]
+        while stack:  # depth-first, branch 0 first: the order the tree was grown in
+            t = stack.pop()
+            keep.append(t)
+            if not collapse[t]:
+                stack.extend(self.children[t][::-1].tolist())
+        keep = np.array(keep)
+        new_id = np.full(self.node_count, -1, dtype=np.intp)
+        new_id[keep] = np.arange(keep.size)
+        leaf = collapse[keep]
+        nan_rows = np.full((keep.size, self.gain.shape[1]), np.nan)
+        return MultiwayTree(
+            feature=np.where(leaf, -2, self.feature[keep]),
+            threshold=np.where(leaf, np.nan, self.threshold[keep]),
+            children=[
+                np.empty(0, np.intp) if lf else new_id[self.children[t]]
+                for t, lf in zip(keep, leaf, strict=True)
+            ],
+            branch_fraction=[
+                np.empty(0) if lf else self.branch_fraction[t]
+                for t, lf in zip(keep, leaf, strict=True)
+            ],
+            value=self.value[keep],
+            weighted_n_node_samples=self.weighted_n_node_samples[keep],
+            depth=self.depth[keep],
+            gain=np.where(leaf[:, None], nan_rows, self.gain[keep]),
+            iv=np.where(leaf[:, None], nan_rows, self.iv[keep]),
+        )
+
 
 def _best_cut(x, y, w, K, min_leaf):
     """The midpoint cut of a continuous attribute with the largest information gain on the
@@ -434,6 +477,41 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                     )
                 )
         return out
+
+    def validation_node_errors(self, X, y, sample_weight=None):
+        """E_V(t) of every node: the validation weight its majority class would misclassify.
+
+        A validation point reaches a node with the product of the fractions r̃ of the branches
+        it took where its value was missing (1 if none was): that weight counts in E_V(t) when
+        the point's class is not the node's majority class. With no missing values it is the
+        number of misclassified points, the cost reduced-error pruning (B.901) minimises.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Validation inputs; NaN: missing.
+        y : array-like of shape (n_samples,)
+            Validation labels (classes seen in training).
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Weights of the validation points.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,)
+            E_V(t) of every node.
+        """
+        reach = self.leaf_weights(X)
+        y = np.asarray(y)
+        idx = np.minimum(np.searchsorted(self.classes_, y), self.classes_.size - 1)
+        if y.shape != (reach.shape[0],) or np.any(self.classes_[idx] != y):
+            raise ValueError("y must hold one label per row of X, among the training classes")
+        w = _check_sample_weight(sample_weight, reach, dtype=np.float64, ensure_non_negative=True)
+        tree = self.tree_
+        for t in range(tree.node_count - 1, -1, -1):  # children have larger ids than parents
+            if tree.children[t].size:
+                reach[:, t] = reach[:, tree.children[t]].sum(axis=1)
+        wrong = np.argmax(tree.value, axis=1)[None, :] != idx[:, None]
+        return (w[:, None] * reach * wrong).sum(axis=0)
 
     def predict_proba(self, X):
         """Class probabilities: the leaf proportions, weighted by :meth:`leaf_weights`.

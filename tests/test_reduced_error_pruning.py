@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from prml14 import (
+    C45Classifier,
     DecisionTreeClassifier,
     DecisionTreeRegressor,
     reduced_error_prune,
@@ -117,3 +118,74 @@ def test_reduced_error_prune_bad_inputs():
     unit = reduced_error_prune(est, X, y)
     weighted = reduced_error_prune(est, X, y, sample_weight=np.full(len(y), 3.0))
     np.testing.assert_array_equal(unit.tree_.feature, weighted.tree_.feature)
+
+
+def multiway_prunings(tree, node=0):
+    """Every pruned subtree of a C4.5 tree below ``node`` (sets of collapsed nodes)."""
+    if tree.is_leaf[node]:
+        yield frozenset()
+        return
+    yield frozenset([node])
+    for parts in itertools.product(
+        *(list(multiway_prunings(tree, c)) for c in tree.children[node])
+    ):
+        yield frozenset().union(*parts)
+
+
+def c45_data(n, seed, missing=0.0):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.integers(0, 3, n), rng.integers(0, 2, n), rng.normal(size=n)])
+    y = ((X[:, 0] == 1) ^ (X[:, 2] > 0)).astype(int)
+    y = np.where(rng.random(n) < 0.15, 1 - y, y)
+    X = X.astype(float)
+    X[rng.random(X.shape) < missing] = np.nan
+    return X, y
+
+
+@pytest.mark.equation("B.901")
+@pytest.mark.parametrize("seed", range(3))
+def test_reduced_error_pruning_of_a_c45_tree_equals_brute_force(seed):
+    X, y = c45_data(120, seed, missing=0.1)
+    Xv, yv = c45_data(80, seed + 10, missing=0.1)
+    est = C45Classifier(categorical_features=[0, 1], max_depth=3).fit(X, y)
+    tree = est.tree_
+    E = est.validation_node_errors(Xv, yv)
+    pruned, err = reduced_error_subtree(tree, E)
+
+    def error_of(collapsed):
+        total, stack = 0.0, [0]
+        while stack:
+            t = stack.pop()
+            if t in collapsed or tree.is_leaf[t]:
+                total += E[t]
+            else:
+                stack.extend(tree.children[t].tolist())
+        return total
+
+    options = []
+    for c in multiway_prunings(tree):
+        mask = np.isin(np.arange(tree.node_count), list(c))
+        options.append((error_of(c), tree.subtree(mask).n_leaves))
+    best = min(e for e, _ in options)
+    assert err == pytest.approx(best)
+    assert pruned.n_leaves == min(k for e, k in options if e == pytest.approx(best))
+    # E_V of the root is the validation weight its majority class misclassifies
+    majority = est.classes_[np.argmax(tree.value[0])]
+    assert E[0] == pytest.approx(np.sum(yv != majority))
+
+
+@pytest.mark.equation("B.901")
+def test_reduced_error_prune_c45_never_increases_validation_error():
+    X, y = c45_data(400, 0, missing=0.1)
+    Xv, yv = c45_data(200, 1)  # no missing values: E_V is the misclassification count
+    full = C45Classifier(categorical_features=[0, 1]).fit(X, y)
+    pruned = reduced_error_prune(full, Xv, yv)
+    assert pruned.tree_.n_leaves < full.tree_.n_leaves
+    assert pruned.score(Xv, yv) >= full.score(Xv, yv)
+    E = full.validation_node_errors(Xv, yv)
+    assert E[full.tree_.is_leaf].sum() == pytest.approx(np.sum(full.predict(Xv) != yv))
+    # the pruned tree keeps predicting with fractions where values are missing
+    Xq, _ = c45_data(50, 2, missing=0.3)
+    np.testing.assert_allclose(pruned.predict_proba(Xq).sum(axis=1), 1.0)
+    with pytest.raises(ValueError, match="training classes"):
+        full.validation_node_errors(Xv, yv + 7)

@@ -11,7 +11,8 @@ the subtree's error being that of its children after their own pruning. One bott
 gives the smallest subtree among those of least validation error (Esposito, Malerba and
 Semeraro 1997): the error of a branch is the sum of its children's, so the best branch below t
 is built from the best branches below its children, and collapsing on ties keeps it smallest.
-Nodes that no validation point reaches have E_V = 0 and are collapsed.
+Nodes that no validation point reaches have E_V = 0 and are collapsed. Errors within a relative
+1e-9 of each other count as equal (sums of fractional weights are inexact).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from .structure import TREE_LEAF
 __all__ = ["validation_node_errors", "reduced_error_subtree", "reduced_error_prune"]
 
 _LOSSES = ("misclassification", "squared_error", "absolute_error")
+# errors that differ by a rounding error tie (fractional weights make sums inexact); ties collapse
+_TIE = 1e-9
 
 
 def validation_node_errors(tree, X, y, *, loss, sample_weight=None):
@@ -97,10 +100,11 @@ def reduced_error_subtree(tree, node_errors):
 
     Parameters
     ----------
-    tree : prml14.trees.Tree
-        A fitted tree.
+    tree : prml14.trees.Tree or prml14.c45.MultiwayTree
+        A fitted tree (binary, or multiway from :class:`~prml14.c45.C45Classifier`).
     node_errors : array-like of shape (n_nodes,)
-        E_V(t) of every node (:func:`validation_node_errors`).
+        E_V(t) of every node (:func:`validation_node_errors`, or
+        :meth:`~prml14.c45.C45Classifier.validation_node_errors`).
 
     Returns
     -------
@@ -112,6 +116,15 @@ def reduced_error_subtree(tree, node_errors):
     E = np.asarray(node_errors, dtype=float)
     if E.shape != (tree.node_count,):
         raise ValueError(f"node_errors must have shape ({tree.node_count},), got {E.shape}")
+    if hasattr(tree, "branch_fraction"):  # a multiway C4.5 tree: children after parents
+        branch = E.copy()
+        collapse = np.zeros(tree.node_count, dtype=bool)
+        for t in range(tree.node_count - 1, -1, -1):
+            if tree.children[t].size:
+                below = branch[tree.children[t]].sum()
+                collapse[t] = E[t] <= below + _TIE * max(1.0, abs(below))
+                branch[t] = E[t] if collapse[t] else below
+        return tree.subtree(collapse), float(branch[0])
     left, right = tree.children_left, tree.children_right
     inner = left != TREE_LEAF
     branch = E.copy()  # error of the pruned branch below every node
@@ -119,7 +132,7 @@ def reduced_error_subtree(tree, node_errors):
     for d in range(tree.max_depth - 1, -1, -1):  # bottom-up, one level at a time
         nodes = np.flatnonzero(inner & (tree.depth == d))
         below = branch[left[nodes]] + branch[right[nodes]]
-        collapse[nodes] = E[nodes] <= below
+        collapse[nodes] = E[nodes] <= below + _TIE * np.maximum(1.0, np.abs(below))
         branch[nodes] = np.where(collapse[nodes], E[nodes], below)
     return tree.subtree(collapse), float(branch[0])
 
@@ -128,12 +141,14 @@ def reduced_error_prune(estimator, X_val, y_val, sample_weight=None):
     """A copy of a fitted prml14 tree estimator with its tree pruned by reduced error (B.901).
 
     Classifiers are pruned by the misclassified validation weight; regressors by the squared
-    error, or the absolute error if they grew with ``criterion="absolute_error"``.
+    error, or the absolute error if they grew with ``criterion="absolute_error"``. A
+    :class:`~prml14.c45.C45Classifier` is pruned by the weight its nodes' majority classes
+    misclassify, validation points with missing values counting with their fractions.
 
     Parameters
     ----------
-    estimator : DecisionTreeClassifier or DecisionTreeRegressor
-        A fitted estimator of :mod:`prml14.trees` (its ``tree_`` is pruned).
+    estimator : DecisionTreeClassifier, DecisionTreeRegressor or C45Classifier
+        A fitted tree estimator of prml14 (its ``tree_`` is pruned).
     X_val : array-like of shape (n_samples, n_features)
         The validation inputs (not used to grow the tree).
     y_val : array-like of shape (n_samples,)
@@ -147,6 +162,11 @@ def reduced_error_prune(estimator, X_val, y_val, sample_weight=None):
         A deep copy whose ``tree_`` is the pruned tree (``full_tree_`` is kept).
     """
     check_is_fitted(estimator, "tree_")
+    if hasattr(estimator.tree_, "branch_fraction"):  # C4.5: NaN allowed, fractional routes
+        errors = estimator.validation_node_errors(X_val, y_val, sample_weight)
+        pruned = copy.deepcopy(estimator)
+        pruned.tree_, _ = reduced_error_subtree(estimator.tree_, errors)
+        return pruned
     X_val = check_array(X_val, dtype=np.float64, input_name="X_val")
     if X_val.shape[1] != estimator.n_features_in_:
         raise ValueError(
