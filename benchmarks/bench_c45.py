@@ -7,8 +7,8 @@ side by side, single-threaded.
   by node (a Python loop over nodes and attributes, vectorised inside a node), so the goal is
   modest: within 10× of scikit-learn's compiled tree.
 * ``DecisionTreeRegressor(criterion="absolute_error")`` against scikit-learn's: prml14's exact
-  split search costs O(n log² n) per feature and level in numpy against scikit-learn's
-  O(n log n) per node with a Fenwick tree in Cython; goal: within 10×.
+  split search costs O(n log N) per feature and level (a wavelet matrix) in numpy, against
+  scikit-learn's O(n log n) per node with a Fenwick tree in Cython; goal: within 10×.
 * reduced-error pruning of a full-depth tree on a validation set (no scikit-learn counterpart;
   the reference column times predicting the validation set with the same tree).
 

@@ -9,13 +9,12 @@ positions [start, p] and its cost is
     Σ w |t − m| = (S − 2 S_≤) − m (W − 2 W_≤),
 
 with m the weighted median of the child, W and S its sums of w and w t, and W_≤, S_≤ the same sums
-over its samples with t ≤ m. All of these are *dominance sums*: sums over the positions of a
-range whose target rank is at most q. A merge-sort tree over the positions (at level l, blocks of
-2^l consecutive positions, each sorted by target rank, with cumulative sums of w and w t) answers
-a batch of such queries with one ``searchsorted`` per level, and the median of every range is
-found by a bisection over the rank, all cuts of all nodes and features at once. The cost is
-O(n log² n) per feature and tree level (scikit-learn: O(n log n) per node and feature with a
-Fenwick tree and a loop over samples), with no Python loop over samples.
+over its samples with t ≤ m. The children of all cuts are ranges of positions in the features'
+orders, and a *wavelet matrix* over the target ranks of those orders gives the weighted median
+of every range, with W_≤ and S_≤, in one descent of log₂ N steps over the bits of the rank, all
+cuts of all nodes and features at once. The cost is O(n log N) per feature and tree level
+(scikit-learn: O(n log n) per node and feature with a Fenwick tree and a loop over samples),
+with no Python loop over samples.
 """
 
 from __future__ import annotations
@@ -115,42 +114,52 @@ def segment_statistics(stats, samples, starts):
     return np.vstack([W, m, ad])
 
 
-class _DominanceSums:
-    """Σ w and Σ w t over positions [0, p) of each row of ``order`` with target rank <= q."""
+class _WaveletMatrix:
+    """A wavelet matrix over a sequence of target ranks, with prefix sums of w and w t.
 
-    def __init__(self, order, rank, w, wt):
-        D, n = order.shape
-        self.D, self.n = D, n
-        self.N = int(rank.max()) + 1
-        r = rank[order]  # (D, n)
-        p = np.arange(n)
-        d = np.arange(D)[:, None]
+    Level by level, from the highest bit of the rank down, the sequence is stably partitioned by
+    that bit (zeros first); a range [a, e) of positions maps to the zeros' and the ones' ranges
+    of the next level through prefix counts, so a weighted quantile of any range is found by
+    one descent of ``n_bits`` steps (all ranges at once), collecting on the way the sums of w
+    and w t of the elements below the quantile.
+    """
+
+    def __init__(self, rank, w, wt, n_bits):
+        self.n_bits = n_bits
         self.levels = []
-        L = max(1, int(np.ceil(np.log2(max(n, 2)))))
-        for lev in range(L + 1):
-            nb = (n >> lev) + 1
-            key = ((d * nb + (p >> lev)) * self.N + r).ravel()
-            o = np.argsort(key, kind="stable")
-            flat = order.ravel()[o]
-            cw = np.concatenate([[0.0], np.cumsum(w[flat])])
-            cs = np.concatenate([[0.0], np.cumsum(wt[flat])])
-            self.levels.append((lev, nb, key[o], cw, cs))
+        pos = np.arange(rank.size)
+        for b in range(n_bits - 1, -1, -1):
+            zero = ((rank >> b) & 1) == 0
+            c0 = np.concatenate([[0], np.cumsum(zero)])
+            cw0 = np.concatenate([[0.0], np.cumsum(np.where(zero, w, 0.0))])
+            cs0 = np.concatenate([[0.0], np.cumsum(np.where(zero, wt, 0.0))])
+            n_zero = int(c0[-1])
+            self.levels.append((b, c0, n_zero, cw0, cs0))
+            new = np.where(zero, c0[:-1], n_zero + pos - c0[:-1])  # stable partition
+            for arr in (rank, w, wt):
+                arr[new] = arr.copy()
+        self.cw = np.concatenate([[0.0], np.cumsum(w)])
+        self.cs = np.concatenate([[0.0], np.cumsum(wt)])
 
-    def __call__(self, d, p, q):
-        """The sums for flat query arrays (feature d, prefix end p, rank bound q)."""
-        sw = np.zeros(p.shape)
-        ss = np.zeros(p.shape)
-        for lev, nb, keys, cw, cs in self.levels:
-            has = ((p >> lev) & 1) == 1
-            if not np.any(has):
-                continue
-            dd, pp, qq = d[has], p[has], q[has]
-            b = (pp >> lev) - 1
-            start = dd * self.n + (b << lev)
-            i = np.searchsorted(keys, (dd * nb + b) * self.N + qq, side="right")
-            sw[has] += cw[i] - cw[start]
-            ss[has] += cs[i] - cs[start]
-        return sw, ss
+    def median(self, a, e, half):
+        """For ranges [a, e): the smallest rank q whose cumulative weight exceeds ``half``, and
+        the sums of w and w t over the range's elements of rank <= q."""
+        q = np.zeros(a.size, dtype=np.int64)
+        W_below = np.zeros(a.size)
+        S_below = np.zeros(a.size)
+        target = half.copy()
+        for b, c0, n_zero, cw0, cs0 in self.levels:
+            a0, e0 = c0[a], c0[e]
+            W0, S0 = cw0[e] - cw0[a], cs0[e] - cs0[a]
+            low = W0 > target  # the quantile is among the zeros of this bit
+            a = np.where(low, a0, n_zero + a - a0)
+            e = np.where(low, e0, n_zero + e - e0)
+            target = np.where(low, target, target - W0)
+            W_below += np.where(low, 0.0, W0)
+            S_below += np.where(low, 0.0, S0)
+            q |= (~low).astype(np.int64) << b
+        # the range now holds the element of rank q (none if the range was empty)
+        return q, W_below + self.cw[e] - self.cw[a], S_below + self.cs[e] - self.cs[a]
 
 
 def split_costs(stats, order, seg_start, seg_len, seg_id):
@@ -165,37 +174,24 @@ def split_costs(stats, order, seg_start, seg_len, seg_id):
     rank[by_t] = np.arange(N)
     t_sorted = t[by_t]
     D, n = order.shape
-    dom = _DominanceSums(order, rank, w, w * t)
-    cw = np.concatenate([np.zeros((D, 1)), np.cumsum(w[order], axis=1)], axis=1)
-    cs = np.concatenate([np.zeros((D, 1)), np.cumsum((w * t)[order], axis=1)], axis=1)
-    pos = np.arange(n)
-    d = np.repeat(np.arange(D), n)
-    a_left = np.tile(seg_start[seg_id], D)
-    cut = np.tile(pos + 1, D)
-    e_right = np.tile((seg_start + seg_len)[seg_id], D)
-    rows = np.repeat(np.arange(D), n)
+    flat = order.ravel()  # the D sequences one after the other
+    n_bits = max(1, int(N - 1).bit_length())
+    wm = _WaveletMatrix(rank[flat], w[flat], (w * t)[flat], n_bits)
+    cw = np.concatenate([[0.0], np.cumsum(w[flat])])
+    cs = np.concatenate([[0.0], np.cumsum((w * t)[flat])])
+    offset = np.repeat(np.arange(D) * n, n)
+    pos = np.tile(np.arange(n), D)
+    seg = np.tile(seg_id, D)
+    start, end, cut = (
+        offset + seg_start[seg],
+        offset + (seg_start + seg_len)[seg],
+        offset + pos + 1,
+    )
     costs = []
-    for a, e in ((a_left, cut), (cut, e_right)):
-        W = cw[rows, e] - cw[rows, a]
-        S = cs[rows, e] - cs[rows, a]
-        half = 0.5 * W
-        lo = np.zeros(a.size, dtype=np.int64)
-        hi = np.full(a.size, N - 1, dtype=np.int64)
-        while True:
-            active = lo < hi
-            if not np.any(active):
-                break
-            mid = (lo + hi) >> 1
-            w_e, _ = dom(d[active], e[active], mid[active])
-            w_a, _ = dom(d[active], a[active], mid[active])
-            ok = np.zeros(a.size, dtype=bool)
-            ok[active] = (w_e - w_a) > half[active]
-            hi = np.where(active & ok, mid, hi)
-            lo = np.where(active & ~ok, mid + 1, lo)
-        m = t_sorted[lo]
-        w_e, s_e = dom(d, e, lo)
-        w_a, s_a = dom(d, a, lo)
-        W_le, S_le = w_e - w_a, s_e - s_a
+    for a, e in ((start, cut), (cut, end)):
+        W, S = cw[e] - cw[a], cs[e] - cs[a]
+        q, W_le, S_le = wm.median(a, e, 0.5 * W)
+        m = t_sorted[np.minimum(q, N - 1)]
         cost = (S - 2.0 * S_le) - m * (W - 2.0 * W_le)
         costs.append(np.maximum(cost, 0.0).reshape(D, n))
     return costs
