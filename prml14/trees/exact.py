@@ -97,7 +97,14 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         XT = np.ascontiguousarray(X.T)
         order = np.argsort(XT, axis=1).astype(np.int32)  # ties: any order (never split between)
         xs = np.take_along_axis(XT, order, axis=1)
-    ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
+    # a sample-based criterion computes node sums and cut scores from the samples themselves
+    sample_based = getattr(crit, "sample_based", False)
+    root = (
+        crit.segment_sums(stats, np.arange(N), np.array([0]))
+        if sample_based
+        else stats.sum(axis=1)[:, None]
+    )
+    ids, splittable, imp, W = recorder.add_nodes(root, np.array([N]), 0)
     W_root = W[0]
     # the statistics summed along the sorted orders: those the split score reads, then the
     # weight (implied by the positions when all weights are equal)
@@ -134,8 +141,11 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
             WL, WR = left[n_score], right[n_score]
         else:
             WL, WR = left.sum(axis=0), right.sum(axis=0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (D, n)
+        if sample_based:
+            proxy = crit.segment_split_scores(stats, order, seg_start, seg_len, seg_id)
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (D, n)
         # no cut between equal values, nor at a segment end
         invalid = np.empty((D, n), dtype=bool)
         np.less_equal(xs[:, 1:], xs[:, :-1], out=invalid[:, :-1])
@@ -163,7 +173,10 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         bp = np.where(found, best_pos, seg_start)
         bounds = np.column_stack([seg_start, bp + 1]).ravel()
         sample = order[row, pos]
-        LR = np.add.reduceat(stats[:, sample], bounds, axis=1)
+        if sample_based:
+            LR = crit.segment_sums(stats, sample, bounds)
+        else:
+            LR = np.add.reduceat(stats[:, sample], bounds, axis=1)
         L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
         cntL = bp - seg_start + 1
         cntR = seg_len - cntL

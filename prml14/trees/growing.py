@@ -88,6 +88,8 @@ def grow_tree(
     """
     if splitter not in ("exact", "histogram"):
         raise ValueError(f"splitter must be 'exact' or 'histogram', got {splitter!r}")
+    if getattr(criterion, "sample_based", False) and splitter != "exact":
+        raise ValueError(f"criterion {criterion.name!r} needs splitter='exact'")
     if isinstance(X, BinnedFeatures):
         if splitter != "histogram":
             raise ValueError("X is binned: use splitter='histogram'")
