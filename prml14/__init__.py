@@ -64,6 +64,23 @@ from .bagging import (
     expected_oob_fraction,
     out_of_bag_mask,
 )
+from .combining_core import (
+    inverse_error_weights,
+    linear_blend_weights,
+    majority_vote_accuracy,
+    out_of_fold_predictions,
+    soft_vote,
+    vote_with_reject,
+    weighted_vote,
+)
+from .combining import (
+    BlendingClassifier,
+    BlendingRegressor,
+    StackingClassifier,
+    StackingRegressor,
+    VotingClassifier,
+    VotingRegressor,
+)
 from .losses import (
     MARGIN_LOSSES,
     REGRESSION_LOSSES,
