@@ -347,7 +347,9 @@ def out_of_fold_predictions(
     estimator : estimator
         The member (cloned, never modified).
     X : ndarray or sparse matrix of shape (n_samples, n_features)
+        The inputs (rows are indexed by the folds).
     y : ndarray of shape (n_samples,)
+        The targets (encoded labels 0, ..., K − 1 for classifiers).
     folds : iterable of (train, test) index arrays
         For example ``list(KFold(5).split(X))``.
     method : str, default="predict"
