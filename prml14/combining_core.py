@@ -221,7 +221,7 @@ def linear_blend_weights(predictions, targets, *, sum_to_one=False, sample_weigh
 
     ŵ = argmin Σ_n w_n Σ_k (Σ_m w_m y_mk(x_n) − t_nk)² over w ≥ 0, and with ``sum_to_one``
     also Σ_m w_m = 1 (blending class probabilities keeps a probability vector). Without the
-    sum constraint this is non-negative least squares (Lawson–Hanson, :func:`scipy.optimize.nnls`).
+    sum constraint this is non-negative least squares (Lawson–Hanson, ``scipy.optimize.nnls``).
     With it, the residual is (A − b 1ᵀ) w =: B w, and the problem min_{w ∈ simplex} ‖B w‖² is
     solved exactly by one NNLS problem: u = argmin_{u ≥ 0} ‖B u‖² + γ² (1ᵀu − 1)², w = u / 1ᵀu
     (the page derives why; γ > 0 only scales the problem).

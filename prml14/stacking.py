@@ -142,7 +142,7 @@ _STACK_PARAMS = """
     final_estimator : estimator, default=None
         Trained on the meta-features; None means {default}.
     cv : int, cross-validation generator or iterable, default=None
-        The folds, through :func:`sklearn.model_selection.check_cv` (None: 5 folds{strat});
+        The folds, through ``sklearn.model_selection.check_cv`` (None: 5 folds{strat});
         they are drawn once and shared by all members.{method}
     passthrough : bool, default=False
         Append the inputs X to the meta-features.
