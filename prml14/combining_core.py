@@ -26,7 +26,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.optimize import nnls
-from scipy.special import comb
+from scipy.stats import binom
 from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_array, check_scalar
@@ -183,10 +183,9 @@ def majority_vote_accuracy(p, n_members):
         raise ValueError(f"p must lie in [0, 1], got {p}")
     if not np.issubdtype(M.dtype, np.integer) or np.any(M < 1):
         raise ValueError(f"n_members must be integers >= 1, got {n_members!r}")
-    p, M = np.broadcast_arrays(p, M)
-    k = np.arange(M.max() + 1)  # every possible number of correct members
-    terms = comb(M[..., None], k) * p[..., None] ** k * (1 - p[..., None]) ** (M[..., None] - k)
-    total = np.sum(np.where(2 * k > M[..., None], terms, 0.0), axis=-1)
+    # P(more than M/2 of M Bernoulli(p) successes) = the binomial upper tail beyond ⌊M/2⌋,
+    # computed through the incomplete beta function (no overflowing binomial coefficients).
+    total = np.asarray(binom.sf(M // 2, M, p), dtype=float)
     return total if total.ndim else float(total)
 
 
