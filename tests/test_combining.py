@@ -91,11 +91,9 @@ def _expected_failed(estimator):
         BlendingClassifier(TREES_C, random_state=0),
         BlendingClassifier(TREES_C, blend=LogisticRegression(), random_state=0),
         BlendingRegressor(TREES_R, random_state=0),
-        BlendingRegressor(LINEAR_R, blend="uniform", random_state=0),
         StackingClassifier(TREES_C, cv=3),
         StackingClassifier(TREES_C, cv=3, passthrough=True, stack_method="predict"),
         StackingRegressor(TREES_R, cv=3),
-        StackingRegressor(LINEAR_R, cv=3),
     ],
     expected_failed_checks=_expected_failed,
 )
