@@ -6,8 +6,8 @@ functions into the round, as scikit-learn's ``_weight_boosting`` does: the weigh
 (14.15)/(14.16), the classifier weight (14.17) and the weight update (14.18); it predicts with
 the sign (14.19) of the additive model (14.21). Its default weak learner for two classes is
 :class:`prml14.stumps.DecisionStump`, fitted on columns sorted once for all rounds. For K > 2
-classes it runs SAMME (Zhu, Zou, Rosset and Hastie, 2009): the classifier weight (B.205) and the
-class scores (B.206), with a depth-1 :class:`prml14.trees.DecisionTreeClassifier` as default
+classes it runs SAMME (Zhu, Zou, Rosset and Hastie, 2009): the classifier weight (B.8) and the
+class scores (B.9), with a depth-1 :class:`prml14.trees.DecisionTreeClassifier` as default
 learner (the stump is a two-class learner: it outputs ±1).
 """
 
@@ -57,7 +57,7 @@ def _reseed(estimator, rng):
     return estimator
 
 
-@implements("14.15", "14.16", "14.17", "14.18", "14.19", "14.21", "B.205", "B.206")
+@implements("14.15", "14.16", "14.17", "14.18", "14.19", "14.21", "B.8", "B.9")
 class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     """AdaBoost as in PRML Section 14.3 for two classes, and SAMME for K > 2 classes.
 
@@ -66,8 +66,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     the sign (14.19) of f_M(x) = ½ Σ_m α_m y_m(x) (14.21).
 
     With K > 2 classes the round is SAMME's: the same ε_m and weight update (14.18), the weight
-    α_m = ln{(1 − ε_m)/ε_m} + ln(K − 1) (B.205), and the prediction argmax_k g_k(x) of the class
-    scores g_k(x) = Σ_m α_m {I(y_m(x) = k) − 1/K} (B.206). For K = 2 the added ln(K − 1) is 0,
+    α_m = ln{(1 − ε_m)/ε_m} + ln(K − 1) (B.8), and the prediction argmax_k g_k(x) of the class
+    scores g_k(x) = Σ_m α_m {I(y_m(x) = k) − 1/K} (B.9). For K = 2 the added ln(K − 1) is 0,
     and two-class fits are exactly PRML's algorithm.
 
     Parameters
@@ -230,7 +230,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _boost(self, X, t, w, log_w, template, columns, rng, alpha_sum, n_classes):
-        """One round: fit y_m to w^{(m)}, then (14.16), (14.17) (or (B.205)) and (14.18).
+        """One round: fit y_m to w^{(m)}, then (14.16), (14.17) (or (B.8)) and (14.18).
 
         Parameters
         ----------
@@ -253,7 +253,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         -------
         learner : fitted learner, or None when ε_m ≥ 1 − 1/K up to rounding (boosting stops)
         alpha : float
-            α_m (14.17), for K > 2 (B.205); 1 + Σ_{l<m} α_l when ε_m = 0.
+            α_m (14.17), for K > 2 (B.8); 1 + Σ_{l<m} α_l when ε_m = 0.
         eps : float
             ε_m (14.16).
         log_w : ndarray
@@ -273,7 +273,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             return None, None, eps, log_w
         if eps == 0:
             return learner, 1.0 + alpha_sum, eps, log_w
-        # (14.17) plus ln(K − 1), which is 0.0 exactly for K = 2: (B.205)
+        # (14.17) plus ln(K − 1), which is 0.0 exactly for K = 2: (B.8)
         alpha = float(samme_classifier_weight(eps, n_classes))
         return learner, alpha, eps, update_weights(log_w, alpha, miss, log=True)  # (14.18)
 
@@ -301,7 +301,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         )
 
     def _decision(self, X):
-        if self.classes_.size > 2:  # (B.206)
+        if self.classes_.size > 2:  # (B.9)
             K = self.classes_.size
             return samme_scores(self._member_classes(X), self.estimator_weights_, K)
         if self._stump_table_ is not None:
@@ -324,7 +324,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
         Two classes: computed without an (n_samples, n_rounds) array: stumps are tabulated per
         feature and looked up with a binary search; other learners are accumulated one at a
-        time. K > 2 classes: the SAMME scores g_k(x) (B.206), one column per class.
+        time. K > 2 classes: the SAMME scores g_k(x) (B.9), one column per class.
 
         Parameters
         ----------
@@ -349,7 +349,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         Yields
         ------
         ndarray of shape (n_samples,) or (n_samples, n_classes)
-            f_m(x) at each input, for m = 1, ..., M in turn (for K > 2 the scores (B.206)).
+            f_m(x) at each input, for m = 1, ..., M in turn (for K > 2 the scores (B.9)).
         """
         X = self._check_X(X)
         if self.classes_.size > 2:
@@ -406,7 +406,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """p(t = +1 | x) = σ(2 f_M(x)), inverting (14.28) (Friedman, Hastie and Tibshirani, 2000).
 
-        For K > 2 classes, softmax(g(x)) of the scores (B.206); at K = 2 this is σ(2 f_M(x)).
+        For K > 2 classes, softmax(g(x)) of the scores (B.9); at K = 2 this is σ(2 f_M(x)).
 
         Parameters
         ----------

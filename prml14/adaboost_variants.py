@@ -3,12 +3,12 @@
 Both fit an additive model F(x) = Σ_m f_m(x) to the exponential error (14.20), with trees as
 weak learners and the weights w_n = exp{−t_n F(x_n)} (14.22) (normalised):
 
-* (B.201) :func:`half_log_odds_leaf_values`: Real AdaBoost's leaf value
+* (B.4) :func:`half_log_odds_leaf_values`: Real AdaBoost's leaf value
   f_τ = ½ ln(W_τ⁺/W_τ⁻), the weighted version of (14.28), with the probabilities clipped;
-* (B.202) :func:`exponential_reweight`: w_n ← w_n exp{−t_n f_m(x_n)};
-* (B.203) :func:`exponential_loss_derivatives`: g_n = −w_n t_n and h_n = w_n t_n², the first
+* (B.5) :func:`exponential_reweight`: w_n ← w_n exp{−t_n f_m(x_n)};
+* (B.6) :func:`exponential_loss_derivatives`: g_n = −w_n t_n and h_n = w_n t_n², the first
   and second derivatives of w_n exp(−t_n c) at c = 0;
-* (B.204) :func:`gentle_newton_step`: Gentle AdaBoost's leaf value −Σ g/Σ h = Σ w t / Σ w.
+* (B.7) :func:`gentle_newton_step`: Gentle AdaBoost's leaf value −Σ g/Σ h = Σ w t / Σ w.
 
 The estimators :class:`RealAdaBoostClassifier` and :class:`GentleAdaBoostClassifier` grow each
 tree through :func:`prml14.trees.grow_tree` (weighted least squares) and then set its leaf
@@ -44,9 +44,9 @@ __all__ = [
 ]
 
 
-@implements("B.201")
+@implements("B.4")
 def half_log_odds_leaf_values(w_pos, w_neg, proba_clip=0.0):
-    """f_τ = ½ ln(p_τ/(1 − p_τ)), p_τ = W_τ⁺/(W_τ⁺ + W_τ⁻): Real AdaBoost's leaf value (B.201).
+    """f_τ = ½ ln(p_τ/(1 − p_τ)), p_τ = W_τ⁺/(W_τ⁺ + W_τ⁻): Real AdaBoost's leaf value (B.4).
 
     W_τ^± is the total weight of the points of class ±1 in leaf τ; p_τ is clipped to
     [``proba_clip``, 1 − ``proba_clip``] first, so that a pure leaf gets a finite value
@@ -80,9 +80,9 @@ def half_log_odds_leaf_values(w_pos, w_neg, proba_clip=0.0):
         return 0.5 * (np.log(p) - np.log1p(-p))
 
 
-@implements("B.202")
+@implements("B.5")
 def exponential_reweight(log_w, t, f):
-    """ln w_n ← ln w_n − t_n f_m(x_n), i.e. w_n ← w_n exp{−t_n f_m(x_n)} (B.202).
+    """ln w_n ← ln w_n − t_n f_m(x_n), i.e. w_n ← w_n exp{−t_n f_m(x_n)} (B.5).
 
     The weights stay those of (14.22), w_n = exp{−t_n F_m(x_n)} up to a common factor.
 
@@ -106,9 +106,9 @@ def exponential_reweight(log_w, t, f):
     return log_w - t * f
 
 
-@implements("B.203")
+@implements("B.6")
 def exponential_loss_derivatives(t, w):
-    """g_n = −w_n t_n and h_n = w_n t_n²: derivatives of w_n exp(−t_n c) at c = 0 (B.203).
+    """g_n = −w_n t_n and h_n = w_n t_n²: derivatives of w_n exp(−t_n c) at c = 0 (B.6).
 
     With w_n = exp{−t_n F(x_n)} they are the derivatives of the exponential error (14.20) of
     F + c with respect to the added value c, at c = 0.
@@ -133,9 +133,9 @@ def exponential_loss_derivatives(t, w):
     return -w * t, w * t**2
 
 
-@implements("B.204")
+@implements("B.7")
 def gentle_newton_step(t, w, leaf=None, n_leaves=None):
-    """c = −Σ g_n/Σ h_n = Σ w_n t_n/Σ w_n, one Newton step on the exponential error (B.204).
+    """c = −Σ g_n/Σ h_n = Σ w_n t_n/Σ w_n, one Newton step on the exponential error (B.7).
 
     Over one region (``leaf=None``) or per leaf of a tree: Gentle AdaBoost's leaf values, the
     weighted mean of the targets.
@@ -194,7 +194,7 @@ class _ExponentialBooster(TreeBoosterMixin):
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, t = binary_targets(y)
         w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        # points of zero weight never count, and (B.202) keeps them at zero: drop them, so that
+        # points of zero weight never count, and (B.5) keeps them at zero: drop them, so that
         # they do not move the trees' midpoint thresholds either
         keep = w > 0
         if not keep.all():
@@ -210,7 +210,7 @@ class _ExponentialBooster(TreeBoosterMixin):
             values[leaves] = self._leaf_values(t, w, leaf, tree.node_count)[leaves]
             tree.value = values[:, None]
             trees.append(tree)
-            log_w = exponential_reweight(log_w, t, values[leaf])  # (B.202)
+            log_w = exponential_reweight(log_w, t, values[leaf])  # (B.5)
             if not np.any(log_w > -np.inf):  # every point in a leaf of value ±∞: nothing left
                 break
             w, log_w = normalise_log_weights(log_w)
@@ -223,15 +223,15 @@ class _ExponentialBooster(TreeBoosterMixin):
         return tags
 
 
-@implements("B.201", "B.202")
+@implements("B.4", "B.5")
 class RealAdaBoostClassifier(_ExponentialBooster):
-    """Real AdaBoost: trees whose leaves hold half the weighted log-odds (B.201).
+    """Real AdaBoost: trees whose leaves hold half the weighted log-odds (B.4).
 
     Round m grows a least-squares tree on t* = (t + 1)/2 ∈ {0, 1} with the weights w^{(m)}, so
     that each leaf holds the weighted proportion p_τ of class +1 (squared error on 0/1 targets
     chooses the cuts of the Gini impurity (14.33)); it replaces it by f_τ = ½ ln{p_τ/(1 − p_τ)}
-    (B.201), with p_τ clipped to [``proba_clip``, 1 − ``proba_clip``], and re-weights with
-    w_n ← w_n exp{−t_n f_m(x_n)} (B.202). F(x) = Σ_m f_m(x) estimates half the log-odds (14.28).
+    (B.4), with p_τ clipped to [``proba_clip``, 1 − ``proba_clip``], and re-weights with
+    w_n ← w_n exp{−t_n f_m(x_n)} (B.5). F(x) = Σ_m f_m(x) estimates half the log-odds (14.28).
 
     Parameters
     ----------
@@ -260,7 +260,7 @@ class RealAdaBoostClassifier(_ExponentialBooster):
 
     Notes
     -----
-    With ``proba_clip=0`` the values of pure leaves are infinite (B.201) and the weights of
+    With ``proba_clip=0`` the values of pure leaves are infinite (B.4) and the weights of
     their points become 0; when every point has weight 0, boosting stops early (fewer trees
     than ``n_estimators``), and a test point that meets +∞ and −∞ leaves gets F = nan. The
     default clip avoids all of this.
@@ -296,19 +296,19 @@ class RealAdaBoostClassifier(_ExponentialBooster):
         w_neg = leaf_sums(leaf, w * (t < 0), n_nodes)
         reached = (w_pos + w_neg) > 0
         values = np.zeros(n_nodes)
-        values[reached] = half_log_odds_leaf_values(  # (B.201)
+        values[reached] = half_log_odds_leaf_values(  # (B.4)
             w_pos[reached], w_neg[reached], self.proba_clip
         )
         return values
 
 
-@implements("B.202", "B.203", "B.204")
+@implements("B.5", "B.6", "B.7")
 class GentleAdaBoostClassifier(_ExponentialBooster):
-    """Gentle AdaBoost: every tree is one Newton step on the exponential error (B.204).
+    """Gentle AdaBoost: every tree is one Newton step on the exponential error (B.7).
 
     Round m grows a weighted least-squares tree on t ∈ {−1, +1} with the weights w^{(m)}; its
-    leaf values are the Newton steps Σ_τ w t / Σ_τ w (B.204), each in [−1, 1]; then
-    w_n ← w_n exp{−t_n f_m(x_n)} (B.202). The split criterion of the least-squares tree is the
+    leaf values are the Newton steps Σ_τ w t / Σ_τ w (B.7), each in [−1, 1]; then
+    w_n ← w_n exp{−t_n f_m(x_n)} (B.5). The split criterion of the least-squares tree is the
     Newton decrease G²/H of the exponential error, so the tree is the best Newton step too.
 
     Parameters
@@ -353,4 +353,4 @@ class GentleAdaBoostClassifier(_ExponentialBooster):
         return t
 
     def _leaf_values(self, t, w, leaf, n_nodes):
-        return np.nan_to_num(gentle_newton_step(t, w, leaf, n_nodes))  # (B.204)
+        return np.nan_to_num(gentle_newton_step(t, w, leaf, n_nodes))  # (B.7)

@@ -21,8 +21,8 @@ indicator I_n = I(y_m(x_n) ≠ t_n) of the points the m-th learner misclassifies
 
 Beyond the chapter, K classes by SAMME (Zhu, Zou, Rosset and Hastie, 2009):
 
-* (B.205) :func:`samme_classifier_weight`: α_m = ln{(1 − ε_m)/ε_m} + ln(K − 1)
-* (B.206) :func:`samme_scores`: g_k(x) = Σ_m α_m {I(y_m(x) = k) − 1/K}
+* (B.8) :func:`samme_classifier_weight`: α_m = ln{(1 − ε_m)/ε_m} + ln(K − 1)
+* (B.9) :func:`samme_scores`: g_k(x) = Σ_m α_m {I(y_m(x) = k) − 1/K}
 
 :class:`~prml14.adaboost.AdaBoostClassifier` composes (14.15)-(14.18) into one boosting round
 (after scikit-learn's ``_weight_boosting``) and predicts with (14.19)/(14.21); it lives in
@@ -404,12 +404,12 @@ def exponential_weight_update_from_mistakes(w, alpha, miss):
     return np.exp(-alpha / 2) * update_weights(w, alpha, miss)
 
 
-# --- K classes: SAMME, (B.205)-(B.206) ----------------------------------------------------
+# --- K classes: SAMME, (B.8)-(B.9) ----------------------------------------------------
 
 
-@implements("B.205")
+@implements("B.8")
 def samme_classifier_weight(eps, n_classes):
-    """α_m = ln{(1 − ε_m)/ε_m} + ln(K − 1), the SAMME classifier weight (B.205).
+    """α_m = ln{(1 − ε_m)/ε_m} + ln(K − 1), the SAMME classifier weight (B.8).
 
     For K = 2 the extra term is ln 1 = 0 exactly, and this is (14.17). A learner helps as long as
     ε_m < 1 − 1/K (better than guessing among K classes), where α_m > 0.
@@ -431,9 +431,9 @@ def samme_classifier_weight(eps, n_classes):
     return classifier_weight(eps) + np.log(n_classes - 1.0)
 
 
-@implements("B.206")
+@implements("B.9")
 def samme_scores(predictions, alphas, n_classes):
-    """g_k(x) = Σ_m α_m {I(y_m(x) = k) − 1/K}, the class scores of SAMME (B.206).
+    """g_k(x) = Σ_m α_m {I(y_m(x) = k) − 1/K}, the class scores of SAMME (B.9).
 
     The scores sum to zero over k; the committee predicts argmax_k g_k(x), and softmax(g(x))
     estimates p(k | x), the inverse of the population minimiser of the multi-class exponential
@@ -445,7 +445,7 @@ def samme_scores(predictions, alphas, n_classes):
     predictions : array-like of int of shape (n_samples, n_members)
         The members' predicted class indices y_m(x_n) ∈ {0, ..., K − 1}.
     alphas : array-like of shape (n_members,)
-        The classifier weights α_m (B.205).
+        The classifier weights α_m (B.8).
     n_classes : int
         K.
 

@@ -6,18 +6,18 @@ link: the regression value, the log-odds, K class scores or half the log-odds). 
 boosting needs from it
 
 * the constant f_0 minimising Σ_n w_n L(t_n, f) (``init_raw``);
-* the pseudo-residuals r_n = −∂L/∂f at the current model, (B.401) (``gradient``, negated);
+* the pseudo-residuals r_n = −∂L/∂f at the current model, (B.14) (``gradient``, negated);
 * the Hessians ∂²L/∂f² (``hessian``) for Newton and second-order trees;
-* the per-leaf line search (B.403) (``leaf_values``): once a tree has been grown on the
+* the per-leaf line search (B.16) (``leaf_values``): once a tree has been grown on the
   pseudo-residuals, the value of leaf j is the constant γ_j minimising Σ_{n ∈ R_j} w_n
   L(t_n, f(x_n) + γ_j).
 
 =====================  ==========================  ===============  ============================
-loss                   L(t, f)                     −∂L/∂f           leaf value γ_j (B.403)
+loss                   L(t, f)                     −∂L/∂f           leaf value γ_j (B.16)
 =====================  ==========================  ===============  ============================
 ``squared_error``      ½ (t − f)²                  t − f            mean of the residuals
 ``absolute_error``     abs(t − f)                  sign(t − f)      median of the residuals
-``huber``              Huber's loss, δ (B.404)     clip(t − f, δ)   one step from the median
+``huber``              Huber's loss, δ (B.17)     clip(t − f, δ)   one step from the median
 ``log_loss`` (K = 2)   ln(1 + e^f) − t f           t − σ(f)         Newton step Σr / Σp(1 − p)
 ``log_loss`` (K > 2)   −Σ_k t_k ln softmax_k(f)    t_k − p_k        (K−1)/K · Σr / Σp(1 − p)
 ``exponential``        exp(−y f), y = 2t − 1       y e^{−y f}       Newton step Σr / Σ abs(r)
@@ -101,9 +101,9 @@ def weighted_quantile(values, weights, q, groups=None, n_groups=1):
     return out
 
 
-@implements("B.404")
+@implements("B.17")
 def huber_delta(residuals, sample_weight, alpha):
-    """Huber's δ: the weighted α-quantile of the absolute residuals abs(t − f) (B.404).
+    """Huber's δ: the weighted α-quantile of the absolute residuals abs(t − f) (B.17).
 
     Parameters
     ----------
@@ -219,7 +219,7 @@ class _AbsoluteErrorLoss(_Loss):
 
 
 class _HuberLoss(_Loss):
-    """Huber's loss (B.404) with δ re-estimated each round as the α-quantile of abs(t − f).
+    """Huber's loss (B.17) with δ re-estimated each round as the α-quantile of abs(t − f).
 
     Parameters
     ----------
@@ -392,7 +392,7 @@ def make_loss(name, *, n_classes=2, alpha=0.9):
         The number of classes (``log_loss`` with more than two classes is the multinomial
         log-loss with one raw score per class; ``exponential`` needs two).
     alpha : float in (0, 1), default=0.9
-        Huber's quantile level (B.404).
+        Huber's quantile level (B.17).
 
     Returns
     -------
@@ -422,9 +422,9 @@ def _as_2d(F):
     return F[:, None] if F.ndim == 1 else F
 
 
-@implements("B.401")
+@implements("B.14")
 def pseudo_residuals(loss, t, F, sample_weight=None):
-    """The pseudo-residuals r_n = −∂L(t_n, f)/∂f at f = F_n, (B.401).
+    """The pseudo-residuals r_n = −∂L(t_n, f)/∂f at f = F_n, (B.14).
 
     Parameters
     ----------
@@ -447,9 +447,9 @@ def pseudo_residuals(loss, t, F, sample_weight=None):
     return -loss.gradient(t, _as_2d(F), w)
 
 
-@implements("B.402")
+@implements("B.15")
 def line_search(loss, t, F, h, sample_weight=None):
-    """The step ρ minimising Σ_n w_n L(t_n, F_n + ρ h_n), (B.402) (Brent's method).
+    """The step ρ minimising Σ_n w_n L(t_n, F_n + ρ h_n), (B.15) (Brent's method).
 
     Parameters
     ----------
@@ -480,9 +480,9 @@ def line_search(loss, t, F, h, sample_weight=None):
     return float(res.x)
 
 
-@implements("B.403")
+@implements("B.16")
 def leaf_line_search(loss, t, F, leaf, n_nodes, sample_weight=None, k=0):
-    """GBDT's per-leaf line search (B.403): γ_j minimising Σ_{n ∈ R_j} w_n L(t_n, f_n + γ_j).
+    """GBDT's per-leaf line search (B.16): γ_j minimising Σ_{n ∈ R_j} w_n L(t_n, f_n + γ_j).
 
     Parameters
     ----------

@@ -18,7 +18,7 @@ ID3 is the option ``criterion="information_gain"``.
 Choices (documented, tested): a categorical value never seen in training raises a ValueError at
 prediction (``handle_unknown="error"``) or is treated as missing (``"missing"``); a feature with
 no observed value in the training data raises a ValueError; a branch that receives no training
-weight becomes a leaf predicting its parent's class proportions; the intrinsic value (B.703) is
+weight becomes a leaf predicting its parent's class proportions; the intrinsic value (B.24) is
 computed over the points whose value is known (Quinlan's C4.5 program also counts "unknown" as
 an extra outcome), and continuous attributes do not get C4.5 release 8's penalty of log₂(n − 1)/N
 on the gain of a cut (n distinct values, N points).
@@ -63,7 +63,7 @@ class MultiwayTree:
         The children of each node in branch order (empty for leaves). For a categorical node,
         branch v is the v-th value in ``categories_[feature]`` of the estimator.
     branch_fraction : list of ndarray of float
-        r̃_v of every branch (B.802): its share of the training weight whose value was known;
+        r̃_v of every branch (B.27): its share of the training weight whose value was known;
         a point whose value is missing goes down branch v with its weight times r̃_v.
     value : ndarray of shape (n_nodes, n_classes)
         The weighted class proportions of the training points in each node.
@@ -72,10 +72,10 @@ class MultiwayTree:
     depth : ndarray of int of shape (n_nodes,)
         The depth of each node.
     gain : ndarray of shape (n_nodes, n_features)
-        Gain(D, a) of every attribute at every inner node, ρ · Gain(D̃, a) (B.801) (NaN where
+        Gain(D, a) of every attribute at every inner node, ρ · Gain(D̃, a) (B.26) (NaN where
         the attribute had no valid split, and for leaves).
     iv : ndarray of shape (n_nodes, n_features)
-        The intrinsic value (B.703) of the same splits.
+        The intrinsic value (B.24) of the same splits.
     """
 
     feature: np.ndarray
@@ -180,14 +180,14 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
     """A C4.5 (or ID3) decision tree with C4.5's fractional weights for missing values.
 
     Categorical attributes get multiway splits, continuous ones binary cuts at midpoints.
-    At every node each attribute a is scored by Gain(D, a) = ρ · Gain(D̃, a) (B.801), the
-    information gain (B.702) of the points whose value of a is known times their share ρ of the
+    At every node each attribute a is scored by Gain(D, a) = ρ · Gain(D̃, a) (B.26), the
+    information gain (B.23) of the points whose value of a is known times their share ρ of the
     weight. ID3 (``criterion="information_gain"``) splits on the attribute of largest gain; C4.5
     (``"gain_ratio"``) takes, among the attributes whose gain is at least the average gain of
-    the candidates, the one of largest gain ratio (B.704). A categorical attribute makes one
+    the candidates, the one of largest gain ratio (B.25). A categorical attribute makes one
     branch per value seen in training; a continuous one is cut in two at the midpoint of the
     best gain, and may be cut again further down. A point whose value of the chosen attribute is
-    missing goes down every branch v with its weight times r̃_v (B.802); at prediction such a
+    missing goes down every branch v with its weight times r̃_v (B.27); at prediction such a
     point's class probabilities are the r̃-weighted sum of the branches' predictions.
 
     Parameters
@@ -319,7 +319,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _score_attributes(self, X, codes, y, idx, wn, K):
-        """Gain (B.801), IV (B.703) and the split of every attribute at one node."""
+        """Gain (B.26), IV (B.24) and the split of every attribute at one node."""
         D = X.shape[1]
         gains, ivs = np.full(D, np.nan), np.full(D, np.nan)
         splits = [None] * D
@@ -346,8 +346,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                     continue
                 table, thr = cut[1:]
                 Nv = table.sum(axis=1)
-            gains[j] = missing_value_gain(table, max(W - Wk, 0.0))  # (B.801): ρ · Gain(D̃, a)
-            ivs[j] = intrinsic_value(Nv)  # (B.703)
+            gains[j] = missing_value_gain(table, max(W - Wk, 0.0))  # (B.26): ρ · Gain(D̃, a)
+            ivs[j] = intrinsic_value(Nv)  # (B.24)
             splits[j] = (Nv, thr)
         return gains, ivs, splits
 
@@ -389,7 +389,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             x = X[idx, j]
             missing = np.isnan(x)
             branch = codes[idx, j] if self.is_categorical_[j] else (x > thr).astype(np.intp)
-            frac_w = fractional_weights(wn[missing], Nv)  # (B.802)
+            frac_w = fractional_weights(wn[missing], Nv)  # (B.27)
             rec[0], rec[1], rec[3] = j, thr, Nv / Nv.sum()
             rec[2] = [-1] * Nv.size
             for v in range(Nv.size - 1, -1, -1):  # pushed in reverse: branch 0 is next
@@ -436,7 +436,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         """The weight with which each sample reaches each leaf.
 
         Where a sample's value of a node's attribute is missing, it goes down every branch v
-        with its weight times r̃_v (B.802).
+        with its weight times r̃_v (B.27).
 
         Parameters
         ----------
@@ -484,7 +484,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         A validation point reaches a node with the product of the fractions r̃ of the branches
         it took where its value was missing (1 if none was): that weight counts in E_V(t) when
         the point's class is not the node's majority class. With no missing values it is the
-        number of misclassified points, the cost reduced-error pruning (B.901) minimises.
+        number of misclassified points, the cost reduced-error pruning (B.28) minimises.
 
         Parameters
         ----------

@@ -6,15 +6,15 @@ N_k (Σ_k N_k = N); an attribute a with V outcomes splits it into D^1, ..., D^V 
 N^v. With p_k = N_k/N:
 
 * entropy in bits, Ent(D) = −Σ_k p_k log₂ p_k = Q(D)/ln 2 with Q the cross-entropy
-  impurity (14.32) in nats (:func:`entropy`, (B.701));
+  impurity (14.32) in nats (:func:`entropy`, (B.22));
 * information gain, Gain(D, a) = Ent(D) − Σ_v (N^v/N) Ent(D^v) (:func:`information_gain`,
-  (B.702));
-* intrinsic value, IV(a) = −Σ_v (N^v/N) log₂(N^v/N) (:func:`intrinsic_value`, (B.703)), and the
-  gain ratio Gain(D, a)/IV(a) (:func:`gain_ratio`, (B.704));
+  (B.23));
+* intrinsic value, IV(a) = −Σ_v (N^v/N) log₂(N^v/N) (:func:`intrinsic_value`, (B.24)), and the
+  gain ratio Gain(D, a)/IV(a) (:func:`gain_ratio`, (B.25));
 * with missing values: D̃ ⊆ D the points whose value of a is known, ρ = (weight of D̃)/(weight
-  of D), Gain(D, a) = ρ · Gain(D̃, a) (:func:`missing_value_gain`, (B.801)); a point whose value
+  of D), Gain(D, a) = ρ · Gain(D̃, a) (:func:`missing_value_gain`, (B.26)); a point whose value
   is missing goes down every branch v with its weight times r̃_v = Ñ^v/Ñ
-  (:func:`fractional_weights`, (B.802)).
+  (:func:`fractional_weights`, (B.27)).
 
 Every function takes *weights* (class weights per branch), so the same code serves unit
 weights, ``sample_weight`` and the fractional weights of missing values.
@@ -52,9 +52,9 @@ def _proportions(counts):
     return np.divide(counts, total, out=np.zeros_like(counts), where=total > 0)
 
 
-@implements("B.701")
+@implements("B.22")
 def entropy(class_weights, base=2.0):
-    """The entropy Ent(D) = −Σ_k p_k log_b p_k of the class proportions, (B.701).
+    """The entropy Ent(D) = −Σ_k p_k log_b p_k of the class proportions, (B.22).
 
     It is the cross-entropy impurity (14.32) (in nats, computed by
     :func:`prml14.trees.cross_entropy_impurity`) divided by ln b: bits for b = 2 (ID3 and
@@ -83,9 +83,9 @@ def entropy(class_weights, base=2.0):
     return cross_entropy_impurity(p) / np.log(base) + 0.0  # + 0.0: no -0.0 for pure sets
 
 
-@implements("B.702")
+@implements("B.23")
 def information_gain(branch_class_weights, base=2.0):
-    """Gain(D, a) = Ent(D) − Σ_v (N^v/N) Ent(D^v), (B.702).
+    """Gain(D, a) = Ent(D) − Σ_v (N^v/N) Ent(D^v), (B.23).
 
     Parameters
     ----------
@@ -107,9 +107,9 @@ def information_gain(branch_class_weights, base=2.0):
     return float(entropy(counts.sum(axis=0), base) - np.dot(N_v / N, entropy(counts, base)))
 
 
-@implements("B.703")
+@implements("B.24")
 def intrinsic_value(branch_weights, base=2.0):
-    """IV(a) = −Σ_v (N^v/N) log₂(N^v/N), (B.703): the entropy of the split itself.
+    """IV(a) = −Σ_v (N^v/N) log₂(N^v/N), (B.24): the entropy of the split itself.
 
     Branches of zero weight add nothing (0 log 0 = 0).
 
@@ -131,16 +131,16 @@ def intrinsic_value(branch_weights, base=2.0):
     return float(entropy(w, base))
 
 
-@implements("B.704")
+@implements("B.25")
 def gain_ratio(gain, iv):
-    """The gain ratio Gain(D, a)/IV(a), (B.704); 0 where IV(a) = 0 (a split with one branch).
+    """The gain ratio Gain(D, a)/IV(a), (B.25); 0 where IV(a) = 0 (a split with one branch).
 
     Parameters
     ----------
     gain : float or ndarray
-        Information gains (B.702) (or their missing-value form (B.801)).
+        Information gains (B.23) (or their missing-value form (B.26)).
     iv : float or ndarray
-        Intrinsic values (B.703) of the same splits.
+        Intrinsic values (B.24) of the same splits.
 
     Returns
     -------
@@ -154,9 +154,9 @@ def gain_ratio(gain, iv):
     return out if out.ndim else float(out)
 
 
-@implements("B.801")
+@implements("B.26")
 def missing_value_gain(branch_class_weights, missing_weight, base=2.0):
-    """C4.5's gain with missing values, Gain(D, a) = ρ · Gain(D̃, a), (B.801).
+    """C4.5's gain with missing values, Gain(D, a) = ρ · Gain(D̃, a), (B.26).
 
     D̃ holds the points whose value of a is known, ρ = Ñ/(Ñ + M) its share of the weight, with M
     the weight of the points whose value is missing.
@@ -185,9 +185,9 @@ def missing_value_gain(branch_class_weights, missing_weight, base=2.0):
     return float(rho * information_gain(counts, base))
 
 
-@implements("B.802")
+@implements("B.27")
 def fractional_weights(missing_weights, branch_weights):
-    """The weights w · r̃_v with which points of missing value go down branch v, (B.802).
+    """The weights w · r̃_v with which points of missing value go down branch v, (B.27).
 
     r̃_v = Ñ^v/Ñ is the share of branch v in the weight of the points whose value is known, so
     every point's fractional weights sum to its weight.

@@ -7,13 +7,13 @@ ensembles drop into pipelines and grid searches). Classifier members are fitted 
 labels 0, ..., K − 1 (``classes_[k]`` is label k).
 
 * :class:`VotingClassifier` / :class:`VotingRegressor`: members fitted on all the data; a
-  (weighted) hard vote (B.1101), a soft vote (B.1102) or an average, optionally with a reject
-  option (B.1103);
+  (weighted) hard vote (B.34), a soft vote (B.35) or an average, optionally with a reject
+  option (B.36);
 * :class:`BlendingClassifier` / :class:`BlendingRegressor`: members fitted on a training part,
-  combined uniformly, by non-negative weights fitted on a validation part (B.1105), or by a
+  combined uniformly, by non-negative weights fitted on a validation part (B.38), or by a
   model trained on the members' validation outputs;
 * :class:`StackingClassifier` / :class:`StackingRegressor`: members fitted on all the data, and
-  a final estimator trained on their out-of-fold outputs (B.1107). With the same folds, members
+  a final estimator trained on their out-of-fold outputs (B.40). With the same folds, members
   and final estimator they predict what scikit-learn's ``Stacking*`` predict.
 
 The functional core (the tagged equations) is :mod:`prml14.combining_core`.
@@ -155,7 +155,7 @@ class VotingRegressor(RegressorMixin, TransformerMixin, BaseCombiner):
 
 
 class VotingClassifier(ClassifierMixin, TransformerMixin, BaseCombiner):
-    """Hard (B.1101) or soft (B.1102) voting, weighted, with an optional reject option (B.1103).
+    """Hard (B.34) or soft (B.35) voting, weighted, with an optional reject option (B.36).
 
     Hard voting gives each member a vote of weight w_m for the class it predicts; soft voting
     averages the members' class probabilities with weights w_m. The prediction is the class
@@ -285,7 +285,7 @@ class VotingClassifier(ClassifierMixin, TransformerMixin, BaseCombiner):
 
     @available_if(lambda self: self.voting == "soft")
     def predict_proba(self, X):
-        """The weighted average of the members' class probabilities (B.1102); soft voting only.
+        """The weighted average of the members' class probabilities (B.35); soft voting only.
 
         Parameters
         ----------
@@ -300,7 +300,7 @@ class VotingClassifier(ClassifierMixin, TransformerMixin, BaseCombiner):
         return self._shares(X)
 
     def predict(self, X):
-        """The class with the largest share of the votes, or ``reject_label`` (B.1103).
+        """The class with the largest share of the votes, or ``reject_label`` (B.36).
 
         Parameters
         ----------
@@ -347,7 +347,7 @@ class BlendingRegressor(RegressorMixin, BlendingBase):
     """Members fitted on a training part, blended on a validation part.
 
     ``blend="uniform"`` averages the members (the committee (14.7)); ``"linear"`` uses the
-    non-negative weights that minimise the squared error on the validation part (B.1105), as
+    non-negative weights that minimise the squared error on the validation part (B.38), as
     in Breiman's stacked regressions; an estimator (a regressor) is fitted to the members'
     validation predictions and predicts from the members' predictions (learned blending). The
     members are not refitted on the validation part: the blend was fitted for them as they are.
@@ -372,7 +372,7 @@ class BlendingRegressor(RegressorMixin, BlendingBase):
     named_estimators_ : Bunch
         The fitted members by name.
     weights_ : ndarray of shape (n_members,)
-        The blend weights ("uniform", "linear"): 1/M, or ŵ ≥ 0 of (B.1105), not normalised.
+        The blend weights ("uniform", "linear"): 1/M, or ŵ ≥ 0 of (B.38), not normalised.
     final_estimator_ : estimator
         The fitted blend, when ``blend`` is an estimator.
     stack_method_ : list of str
@@ -429,7 +429,7 @@ class BlendingClassifier(ClassifierMixin, BlendingBase):
 
     ``blend="uniform"`` averages the members' class probabilities; ``"linear"`` weighs them by
     the weights on the simplex (w ≥ 0, Σ w = 1) that minimise the squared error of the blended
-    probabilities against the one-hot classes on the validation part (B.1105), so the blend is
+    probabilities against the one-hot classes on the validation part (B.38), so the blend is
     again a probability vector; an estimator (a classifier) is fitted to the members'
     validation outputs (``stack_method``) and predicts from them (learned blending). The
     members are not refitted on the validation part.

@@ -4,16 +4,16 @@ Every array is samples first. Hard votes are a ``(n_samples, n_members)`` array 
 0, ..., K − 1; member probabilities are ``(n_samples, n_members, n_classes)``; member predictions
 for regression are ``(n_samples, n_members)``, like the committees of :mod:`prml14.committees`.
 
-* :func:`weighted_vote` (B.1101) and :func:`soft_vote` (B.1102): the share of the (weighted)
+* :func:`weighted_vote` (B.34) and :func:`soft_vote` (B.35): the share of the (weighted)
   votes, or the weighted average probability, that each class receives;
-* :func:`vote_with_reject` (B.1103): the winning class, or a reject when its share falls short;
-* :func:`majority_vote_accuracy` (B.1104): the accuracy of a majority of M independent members
+* :func:`vote_with_reject` (B.36): the winning class, or a reject when its share falls short;
+* :func:`majority_vote_accuracy` (B.37): the accuracy of a majority of M independent members
   (Condorcet's binomial sum);
-* :func:`linear_blend_weights` (B.1105): the non-negative (optionally summing to one) weights
+* :func:`linear_blend_weights` (B.38): the non-negative (optionally summing to one) weights
   that minimise the squared error of the blend on a validation set;
-* :func:`inverse_error_weights` (B.1106): those weights when the members' errors are
+* :func:`inverse_error_weights` (B.39): those weights when the members' errors are
   uncorrelated, and the error they reach;
-* :func:`out_of_fold_predictions` (B.1107): stacking's meta-features, each row predicted by
+* :func:`out_of_fold_predictions` (B.40): stacking's meta-features, each row predicted by
   members that never saw it.
 
 The estimators built from them are in :mod:`prml14.combining`.
@@ -59,9 +59,9 @@ def _check_weights(weights, n_members, name="weights"):
 
 
 # ----------------------------------------------------------------------------- voting
-@implements("B.1101")
+@implements("B.34")
 def weighted_vote(votes, n_classes, weights=None):
-    """Share of the weighted votes each class receives: V_k(x) / Σ_j V_j(x), equation (B.1101).
+    """Share of the weighted votes each class receives: V_k(x) / Σ_j V_j(x), equation (B.34).
 
     V_k(x) = Σ_m w_m [y_m(x) = k]: member m casts a vote of weight w_m for its predicted class.
     The hard-voting prediction is the class with the largest share (``argmax`` along axis 1,
@@ -97,9 +97,9 @@ def weighted_vote(votes, n_classes, weights=None):
     return counts.reshape(n_samples, n_classes) / w.sum()
 
 
-@implements("B.1102")
+@implements("B.35")
 def soft_vote(probabilities, weights=None):
-    """Weighted average of the members' class probabilities, equation (B.1102).
+    """Weighted average of the members' class probabilities, equation (B.35).
 
     p̄_k(x) = Σ_m w_m p_mk(x) / Σ_m w_m; the soft-voting prediction is argmax_k p̄_k(x).
 
@@ -124,12 +124,12 @@ def soft_vote(probabilities, weights=None):
     return np.einsum("nmk,m->nk", P, w / w.sum())
 
 
-@implements("B.1103")
+@implements("B.36")
 def vote_with_reject(shares, min_agreement=None):
     """The class with the largest share, or −1 (reject) when that share is below the threshold.
 
-    Equation (B.1103): ŷ(x) = argmax_k s_k(x) if max_k s_k(x) ≥ τ, and reject otherwise, where
-    s_k is a vote share (B.1101) or an averaged probability (B.1102) and τ = ``min_agreement``.
+    Equation (B.36): ŷ(x) = argmax_k s_k(x) if max_k s_k(x) ≥ τ, and reject otherwise, where
+    s_k is a vote share (B.34) or an averaged probability (B.35) and τ = ``min_agreement``.
     With τ > 1/2 at most one class can qualify: a majority vote with a reject option. Ties for
     the largest share go to the lowest class index.
 
@@ -157,9 +157,9 @@ def vote_with_reject(shares, min_agreement=None):
     return np.where(top >= min_agreement * (1 - 1e-12), winner, -1)
 
 
-@implements("B.1104")
+@implements("B.37")
 def majority_vote_accuracy(p, n_members):
-    """Probability that a majority of M independent members is right (Condorcet), (B.1104).
+    """Probability that a majority of M independent members is right (Condorcet), (B.37).
 
     P_M(p) = Σ_{k > M/2} C(M, k) p^k (1 − p)^(M − k): each of M members is right with probability
     p independently of the others, and the committee is right when more than half of them are.
@@ -214,9 +214,9 @@ def _design(predictions, targets, sample_weight):
     return A, b
 
 
-@implements("B.1105")
+@implements("B.38")
 def linear_blend_weights(predictions, targets, *, sum_to_one=False, sample_weight=None):
-    """Non-negative blend weights minimising the squared error on a validation set, (B.1105).
+    """Non-negative blend weights minimising the squared error on a validation set, (B.38).
 
     ŵ = argmin Σ_n w_n Σ_k (Σ_m w_m y_mk(x_n) − t_nk)² over w ≥ 0, and with ``sum_to_one``
     also Σ_m w_m = 1 (blending class probabilities keeps a probability vector). Without the
@@ -251,9 +251,9 @@ def linear_blend_weights(predictions, targets, *, sum_to_one=False, sample_weigh
     return u / u.sum()
 
 
-@implements("B.1106")
+@implements("B.39")
 def inverse_error_weights(expected_errors):
-    """The best simplex weights for members with uncorrelated errors, and their error (B.1106).
+    """The best simplex weights for members with uncorrelated errors, and their error (B.39).
 
     If E[ε_m ε_l] = 0 for m ≠ l (14.13), the error of Σ_m w_m y_m with Σ_m w_m = 1 is
     Σ_m w_m² E_m, minimised by w_m = (1/E_m) / Σ_l (1/E_l), with error 1 / Σ_m (1/E_m) (at most
@@ -331,11 +331,11 @@ def _fit_predict_fold(estimator, X, y, train, test, method, n_classes, sample_we
     return _member_outputs(estimator, X[test], method, n_classes)
 
 
-@implements("B.1107")
+@implements("B.40")
 def out_of_fold_predictions(
     estimator, X, y, folds, method="predict", *, n_classes=None, sample_weight=None, n_jobs=None
 ):
-    """Stacking's meta-features: each row predicted by a member fitted without it, (B.1107).
+    """Stacking's meta-features: each row predicted by a member fitted without it, (B.40).
 
     z_n = y^(−κ(n))(x_n): for every fold k, a clone of ``estimator`` is fitted on the other folds
     and predicts the rows of fold k. The folds must partition the rows (each row in exactly one

@@ -4,9 +4,9 @@ A random forest is a bagged committee of trees, :mod:`prml14.bagging`, in which 
 every tree chooses its cut among k features drawn at random (k = ``max_features``: √D, log₂ D,
 a number, a fraction, or all D). The draw makes the trees less alike, and the variance of an
 average of M members with pairwise correlation ρ and variance σ² is ρσ² + (1 − ρ)σ²/M,
-:func:`correlated_average_variance` (B.1001): lowering ρ lowers the part of the variance that
+:func:`correlated_average_variance` (B.30): lowering ρ lowers the part of the variance that
 averaging cannot remove. The points a tree's bootstrap sample leaves out (about 1/e of them)
-give every point an out-of-bag committee, :func:`out_of_bag_prediction` (B.1002), and with it a
+give every point an out-of-bag committee, :func:`out_of_bag_prediction` (B.31), and with it a
 validation error that costs no held-out data.
 
 The trees are prml14's own (:class:`prml14.trees.DecisionTreeRegressor` /
@@ -17,8 +17,8 @@ sample with the number of draws as sample weight; limits that count rows
 :class:`prml14.bagging.BaggingRegressor` and in scikit-learn's forests. The fitting machinery
 (bootstrap, seeds, joblib threads, out-of-bag averages) is bagging's: the forests subclass
 :class:`~prml14.bagging.BaggingRegressor` / :class:`~prml14.bagging.BaggingClassifier` and
-only supply the randomised tree and the ``bootstrap`` switch. The importances (B.1003),
-(B.1004) are in :mod:`prml14.importances`.
+only supply the randomised tree and the ``bootstrap`` switch. The importances (B.32),
+(B.33) are in :mod:`prml14.importances`.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ _CHUNK = 10  # trees summed per task in predict: fixed, so that n_jobs cannot ch
 
 
 # ----------------------------------------------------------------------------- the maths
-@implements("B.1001")
+@implements("B.30")
 def correlated_average_variance(variance, correlation, n_members):
-    """ρσ² + (1 − ρ)σ²/M: the variance of the average of M equally correlated members, (B.1001).
+    """ρσ² + (1 − ρ)σ²/M: the variance of the average of M equally correlated members, (B.30).
 
     Parameters
     ----------
@@ -80,9 +80,9 @@ def correlated_average_variance(variance, correlation, n_members):
     return float(out) if out.ndim == 0 else out
 
 
-@implements("B.1002")
+@implements("B.31")
 def out_of_bag_prediction(predictions, oob_mask):
-    """ȳ⁻(x_n) = Σ_m [n ∉ S_m] y_m(x_n) / Σ_m [n ∉ S_m], the out-of-bag committee, (B.1002).
+    """ȳ⁻(x_n) = Σ_m [n ∉ S_m] y_m(x_n) / Σ_m [n ∉ S_m], the out-of-bag committee, (B.31).
 
     Parameters
     ----------
@@ -165,7 +165,7 @@ class _ForestMixin:
 
     @property
     def feature_importances_(self):
-        """Impurity-based importances (B.1003): each tree's normalised decreases, averaged.
+        """Impurity-based importances (B.32): each tree's normalised decreases, averaged.
 
         Returns
         -------
@@ -256,7 +256,7 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
     max_samples : int, float or None, default=None
         Rows per bootstrap sample: an int, a fraction of N or None (N). Only with bootstrap.
     oob_score : bool, default=False
-        Compute the out-of-bag predictions (B.1002) and their score (needs bootstrap).
+        Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
     n_jobs : int, default=None
         Trees fitted and evaluated in parallel by joblib threads; None means 1. The results do
         not depend on it.
@@ -272,11 +272,11 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
     estimators_samples_ : list of ndarray of int
         The bootstrap indices of every tree (all rows when ``bootstrap=False``).
     feature_importances_ : ndarray of shape (n_features,)
-        The impurity-based importances (B.1003).
+        The impurity-based importances (B.32).
     n_features_in_ : int
         The number of input features.
     oob_prediction_ : ndarray of shape (n_samples,)
-        The out-of-bag committee prediction (B.1002) of every training point (NaN if none).
+        The out-of-bag committee prediction (B.31) of every training point (NaN if none).
     oob_score_ : float
         R² of ``oob_prediction_`` on the points that have one.
     """
@@ -384,7 +384,7 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
     max_samples : int, float or None, default=None
         Rows per bootstrap sample: an int, a fraction of N or None (N). Only with bootstrap.
     oob_score : bool, default=False
-        Compute the out-of-bag predictions (B.1002) and their score (needs bootstrap).
+        Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
     n_jobs : int, default=None
         Trees fitted and evaluated in parallel by joblib threads; None means 1. The results do
         not depend on it.
@@ -402,11 +402,11 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
     estimators_samples_ : list of ndarray of int
         The bootstrap indices of every tree (all rows when ``bootstrap=False``).
     feature_importances_ : ndarray of shape (n_features,)
-        The impurity-based importances (B.1003).
+        The impurity-based importances (B.32).
     n_features_in_ : int
         The number of input features.
     oob_decision_function_ : ndarray of shape (n_samples, n_classes)
-        The out-of-bag committee's class probabilities (B.1002) (NaN where a point has none).
+        The out-of-bag committee's class probabilities (B.31) (NaN where a point has none).
     oob_score_ : float
         Accuracy of the out-of-bag predictions on the points that have one.
     """

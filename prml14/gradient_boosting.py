@@ -2,14 +2,14 @@
 :class:`GradientBoostingClassifier` (pages B.1, B.4 and B.5).
 
 Every round m fits one tree per raw score (K trees for K > 2 classes, else one) through the
-tree engine :func:`~prml14.trees.growing.grow_tree`, then adds it shrunk by ν (B.102):
+tree engine :func:`~prml14.trees.growing.grow_tree`, then adds it shrunk by ν (B.2):
 
 * ``method="gradient"`` (GBDT; Friedman 2001): the tree is grown by squared
-  error on the pseudo-residuals (B.401), then each leaf gets the per-leaf line search (B.403)
+  error on the pseudo-residuals (B.14), then each leaf gets the per-leaf line search (B.16)
   of the loss (:mod:`prml14.boosting_losses`);
 * ``method="newton"`` (second-order trees; Chen & Guestrin 2016): the tree is grown with
   the :class:`~prml14.trees.criteria.SecondOrder` criterion from the gradients and Hessians,
-  leaf values −G/(H + λ) (B.503), cuts whose gain is below γ pruned bottom-up (B.504), and
+  leaf values −G/(H + λ) (B.20), cuts whose gain is below γ pruned bottom-up (B.21), and
   ``min_child_weight`` the least Hessian sum of a child.
 
 ``splitter="histogram"`` bins the features once (:func:`~prml14.trees.histogram.bin_features`)
@@ -96,7 +96,7 @@ class _BaseGradientBoosting(BaseEstimator):
             if newton:
                 tree = prune_by_gain(tree, self.gamma)
             leaf = _apply(tree, X, X_raw)
-            if not newton:  # GBDT: the per-leaf line search (B.403) replaces the leaf means
+            if not newton:  # GBDT: the per-leaf line search (B.16) replaces the leaf means
                 gamma = loss.leaf_values(t, F, leaf, tree.node_count, w, k)
                 value = np.where(tree.is_leaf, gamma, tree.value[:, 0])
                 tree = replace(tree, value=value[:, None])
@@ -225,7 +225,7 @@ def _take_rows(X, rows):
 
 _DOC_PARAMS = """
     learning_rate : float > 0, default=0.1
-        The shrinkage ν of (B.102).
+        The shrinkage ν of (B.2).
     n_estimators : int >= 1, default=100
         The number of boosting rounds M.
     max_depth : int >= 1 or None, default=3
@@ -236,12 +236,12 @@ _DOC_PARAMS = """
         The fraction of the rows each round grows its trees on (drawn without replacement):
         below 1, stochastic gradient boosting.
     method : {"gradient", "newton"}, default="gradient"
-        ``"gradient"``: trees grown by squared error on the pseudo-residuals (B.401), then the
-        per-leaf line search (B.403). ``"newton"``: second-order trees, (B.502)-(B.504).
+        ``"gradient"``: trees grown by squared error on the pseudo-residuals (B.14), then the
+        per-leaf line search (B.16). ``"newton"``: second-order trees, (B.19)-(B.21).
     reg_lambda : float >= 0, default=1.0
         λ, the L2 penalty on the leaf values (``method="newton"`` only).
     gamma : float >= 0, default=0.0
-        γ, the cost of a leaf: cuts with a smaller gain (B.504) are pruned bottom-up
+        γ, the cost of a leaf: cuts with a smaller gain (B.21) are pruned bottom-up
         (``method="newton"`` only; xgboost's ``min_split_loss`` is 2γ).
     min_child_weight : float >= 0, default=1.0
         The least Hessian sum H of a child (``method="newton"`` only).
@@ -277,14 +277,14 @@ _DOC_ATTRS = """
         The number of features seen in ``fit``."""
 
 
-@implements("B.102", "B.401", "B.403")
+@implements("B.2", "B.14", "B.16")
 class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
     __doc__ = f"""Gradient boosting for regression: GBDT or second-order trees.
 
     Parameters
     ----------
     loss : {{"squared_error", "absolute_error", "huber"}}, default="squared_error"
-        ½ (t − f)², abs(t − f) (leaf medians) or Huber's loss (B.404).
+        ½ (t − f)², abs(t − f) (leaf medians) or Huber's loss (B.17).
     alpha : float in (0, 1), default=0.9
         Huber's δ is the α-quantile of abs(t − f), re-estimated every round.
     {_DOC_PARAMS}
@@ -393,7 +393,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
             yield F[:, 0]
 
 
-@implements("B.102", "B.401", "B.403")
+@implements("B.2", "B.14", "B.16")
 class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
     __doc__ = f"""Gradient boosting for classification: binary or K classes (K trees a round).
 

@@ -1,4 +1,4 @@
-"""Feature importances of tree ensembles: impurity decrease (B.1003) and permutation (B.1004).
+"""Feature importances of tree ensembles: impurity decrease (B.32) and permutation (B.33).
 
 *Impurity importance* (mean decrease in impurity) credits every cut of every tree with the drop
 in N_τ Q_τ it makes, adds the credits up per feature and normalises them per tree:
@@ -11,7 +11,7 @@ which breaks that feature's link with the target and keeps its distribution:
 :func:`permutation_importance` on a held-out set (the same permutations, scores and results as
 scikit-learn's ``sklearn.inspection.permutation_importance`` for the same ``random_state``) and
 :func:`oob_permutation_importance` on the out-of-bag points of a fitted forest or bagging
-ensemble (B.1002). Features that carry the same information share it: shuffling one leaves the
+ensemble (B.31). Features that carry the same information share it: shuffling one leaves the
 other, so each looks less important than it is.
 """
 
@@ -45,10 +45,10 @@ __all__ = [
 ]
 
 
-# --------------------------------------------------------------------------- impurity (B.1003)
-@implements("B.1003")
+# --------------------------------------------------------------------------- impurity (B.32)
+@implements("B.32")
 def impurity_importances(tree, n_features=None, normalize=True):
-    """Σ over the cuts on feature j of N_τ Q_τ − N_L Q_L − N_R Q_R, for one tree, (B.1003).
+    """Σ over the cuts on feature j of N_τ Q_τ − N_L Q_L − N_R Q_R, for one tree, (B.32).
 
     Parameters
     ----------
@@ -80,9 +80,9 @@ def impurity_importances(tree, n_features=None, normalize=True):
     return out / total if normalize and total > 0 else out
 
 
-@implements("B.1003")
+@implements("B.32")
 def mean_decrease_in_impurity(trees, n_features):
-    """A forest's impurity importances: the mean of its trees' normalised (B.1003).
+    """A forest's impurity importances: the mean of its trees' normalised (B.32).
 
     Trees without a cut are left out of the mean (as scikit-learn does); the result is
     renormalised to sum to one.
@@ -106,7 +106,7 @@ def mean_decrease_in_impurity(trees, n_features):
     return mean / mean.sum() if mean.sum() > 0 else mean
 
 
-# ------------------------------------------------------------------------ permutation (B.1004)
+# ------------------------------------------------------------------------ permutation (B.33)
 def permutation_indices(n_samples, n_repeats=5, random_state=None):
     """The K row permutations π_1, ..., π_K that :func:`permutation_importance` applies.
 
@@ -173,7 +173,7 @@ def _scores_of_feature(score, X, j, permutations):
     return out
 
 
-@implements("B.1004")
+@implements("B.33")
 def permutation_importance(
     estimator,
     X,
@@ -186,7 +186,7 @@ def permutation_importance(
     n_jobs=None,
     permutations=None,
 ):
-    """I_j = s − (1/K) Σ_r s_jr: the drop of the score when feature j is permuted, (B.1004).
+    """I_j = s − (1/K) Σ_r s_jr: the drop of the score when feature j is permuted, (B.33).
 
     s is the score of the fitted ``estimator`` on (X, y) and s_jr its score after the column
     ``X[:, j]`` is replaced by ``X[π_r, j]``. On a held-out set this measures how much the
@@ -244,7 +244,7 @@ def permutation_importance(
 
 
 def _oob_score(ensemble, X, y, mask):
-    """The ensemble's out-of-bag committee (B.1002) on X, scored like ``oob_score_``."""
+    """The ensemble's out-of-bag committee (B.31) on X, scored like ``oob_score_``."""
     classify = is_classifier(ensemble)
     total = None
     for est, oob in zip(ensemble.estimators_, mask.T, strict=True):
@@ -261,11 +261,11 @@ def _oob_score(ensemble, X, y, mask):
     return float(r2_score(y[has], total[has] / mask.sum(axis=1)[has]))
 
 
-@implements("B.1004")
+@implements("B.33")
 def oob_permutation_importance(ensemble, X, y, *, n_repeats=5, random_state=None, n_jobs=None):
-    """Permutation importance (B.1004) on the out-of-bag points of a fitted forest.
+    """Permutation importance (B.33) on the out-of-bag points of a fitted forest.
 
-    The score s is the out-of-bag score of the ensemble (B.1002) on its own training data: R²
+    The score s is the out-of-bag score of the ensemble (B.31) on its own training data: R²
     for regression, accuracy for classification, as in ``oob_score_``; s_jr is the same score
     when every tree predicts its out-of-bag points with column j replaced by ``X[π_r, j]``
     (one permutation π_r of all N rows, drawn as in :func:`permutation_indices`). No held-out

@@ -3,15 +3,15 @@
 
 Two classes, t* ∈ {0, 1} and F(x) half the log-odds, p = σ(2F):
 
-* (B.301) :func:`binomial_log_likelihood_derivatives`: ∂ℓ/∂F = 2(t* − p) and
+* (B.10) :func:`binomial_log_likelihood_derivatives`: ∂ℓ/∂F = 2(t* − p) and
   −∂²ℓ/∂F² = 4p(1 − p) for ℓ = t* ln p + (1 − t*) ln(1 − p);
-* (B.302) :func:`logitboost_working_response`: z = (t* − p)/{p(1 − p)}, clipped to
+* (B.11) :func:`logitboost_working_response`: z = (t* − p)/{p(1 − p)}, clipped to
   [−z_max, z_max], and :func:`logitboost_weights`: w = p(1 − p);
-* (B.303) :func:`logitboost_newton_step`: the leaf value c_τ = ½ Σ_τ w z/Σ_τ w, one Newton step
+* (B.12) :func:`logitboost_newton_step`: the leaf value c_τ = ½ Σ_τ w z/Σ_τ w, one Newton step
   on the log-likelihood restricted to the leaf (an IRLS step, Section 14.5.2).
 
 K classes, p_k = softmax(F)_k: the same working responses and weights per class, one tree per
-class, and (B.304) :func:`multiclass_logitboost_step`: f_k ← (K − 1)/K (f_k − (1/K) Σ_l f_l).
+class, and (B.13) :func:`multiclass_logitboost_step`: f_k ← (K − 1)/K (f_k − (1/K) Σ_l f_l).
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ def _probabilities(F):
     return expit(2.0 * F), expit(-2.0 * F)
 
 
-@implements("B.301")
+@implements("B.10")
 def binomial_log_likelihood_derivatives(t01, F):
-    """∂ℓ/∂F = 2(t* − p) and −∂²ℓ/∂F² = 4p(1 − p), with p = σ(2F) (B.301).
+    """∂ℓ/∂F = 2(t* − p) and −∂²ℓ/∂F² = 4p(1 − p), with p = σ(2F) (B.10).
 
     ℓ = t* ln p + (1 − t*) ln(1 − p) is the log-likelihood of one point when F is half the
     log-odds, as in (14.28).
@@ -81,9 +81,9 @@ def binomial_log_likelihood_derivatives(t01, F):
     return 2.0 * (t01 - p), 4.0 * p * q
 
 
-@implements("B.302")
+@implements("B.11")
 def logitboost_working_response(t01, p, z_max=4.0):
-    """z = (t* − p)/{p(1 − p)}, clipped to [−z_max, z_max] (B.302).
+    """z = (t* − p)/{p(1 − p)}, clipped to [−z_max, z_max] (B.11).
 
     For t* = 1 this is 1/p, for t* = 0 it is −1/(1 − p): large where the model is confidently
     wrong, which is why it is clipped.
@@ -114,9 +114,9 @@ def logitboost_working_response(t01, p, z_max=4.0):
     return np.clip(z, -z_max, z_max)
 
 
-@implements("B.302")
+@implements("B.11")
 def logitboost_weights(p):
-    """w = p(1 − p), the Newton (IRLS) weight of every point (B.302), at least 2 × tiny.
+    """w = p(1 − p), the Newton (IRLS) weight of every point (B.11), at least 2 × tiny.
 
     Parameters
     ----------
@@ -134,9 +134,9 @@ def logitboost_weights(p):
     return np.maximum(p * (1.0 - p), _MIN_WEIGHT)
 
 
-@implements("B.303")
+@implements("B.12")
 def logitboost_newton_step(z, w, leaf=None, n_leaves=None):
-    """c_τ = ½ Σ_τ w_n z_n / Σ_τ w_n, the LogitBoost step of a region (B.303).
+    """c_τ = ½ Σ_τ w_n z_n / Σ_τ w_n, the LogitBoost step of a region (B.12).
 
     Without clipping this is Σ_τ 2(t* − p)/Σ_τ 4p(1 − p): one Newton step on the log-likelihood
     of the points of the region, for the value c added to F there.
@@ -144,9 +144,9 @@ def logitboost_newton_step(z, w, leaf=None, n_leaves=None):
     Parameters
     ----------
     z : array-like of shape (n_samples,)
-        Working responses (B.302).
+        Working responses (B.11).
     w : array-like of shape (n_samples,)
-        Weights (B.302), times any sample weights.
+        Weights (B.11), times any sample weights.
     leaf : array-like of int of shape (n_samples,), default=None
         The leaf of every sample; None: all samples form one region.
     n_leaves : int, default=None
@@ -171,9 +171,9 @@ def logitboost_newton_step(z, w, leaf=None, n_leaves=None):
         return np.where(W > 0, 0.5 * S / W, np.nan)
 
 
-@implements("B.304")
+@implements("B.13")
 def multiclass_logitboost_step(f):
-    """f_k ← (K − 1)/K (f_k − (1/K) Σ_l f_l), the K-class LogitBoost update (B.304).
+    """f_k ← (K − 1)/K (f_k − (1/K) Σ_l f_l), the K-class LogitBoost update (B.13).
 
     Parameters
     ----------
@@ -192,15 +192,15 @@ def multiclass_logitboost_step(f):
     return (K - 1.0) / K * (f - f.mean(axis=1, keepdims=True))
 
 
-@implements("B.301", "B.302", "B.303", "B.304")
+@implements("B.10", "B.11", "B.12", "B.13")
 class LogitBoostClassifier(TreeBoosterMixin):
     """LogitBoost: Newton steps on the log-likelihood, each fitted by a least-squares tree.
 
-    Two classes: round m computes p = σ(2F), the working responses z (B.302) and weights
+    Two classes: round m computes p = σ(2F), the working responses z (B.11) and weights
     w = p(1 − p), grows a least-squares tree on z with weights w, and adds the leaf values
-    ½ Σ_τ w z/Σ_τ w (B.303). F(x) estimates half the log-odds (14.28).
+    ½ Σ_τ w z/Σ_τ w (B.12). F(x) estimates half the log-odds (14.28).
     K > 2 classes: p_k = softmax(F)_k, one tree per class on (z_k, w_k), and the update
-    (B.304) (Friedman, Hastie and Tibshirani's Algorithm 6); at K = 2 it is the two-class rule.
+    (B.13) (Friedman, Hastie and Tibshirani's Algorithm 6); at K = 2 it is the two-class rule.
 
     Parameters
     ----------
@@ -223,7 +223,7 @@ class LogitBoostClassifier(TreeBoosterMixin):
         For two classes ``classes_[1]`` is t* = 1.
     estimators_ : list
         Per round a Tree (two classes; leaf values c_τ in ``value[:, 0]``) or a list of K trees
-        holding the weighted means of z_k, combined by (B.304).
+        holding the weighted means of z_k, combined by (B.13).
     n_features_in_ : int
         The number of input features.
 
@@ -301,10 +301,10 @@ class LogitBoostClassifier(TreeBoosterMixin):
         F, trees = np.zeros(X.shape[0]), []
         for _ in range(self.n_estimators):
             p, _ = _probabilities(F)
-            z = logitboost_working_response(t01, p, self.z_max)  # (B.302)
+            z = logitboost_working_response(t01, p, self.z_max)  # (B.11)
             w = s * logitboost_weights(p)
             tree, leaf = weighted_least_squares_tree(X, z, w, params, rng)
-            step = logitboost_newton_step(z, w, leaf, tree.node_count)  # (B.303)
+            step = logitboost_newton_step(z, w, leaf, tree.node_count)  # (B.12)
             tree.value = np.where(tree.is_leaf, np.nan_to_num(step), 0.0)[:, None]
             trees.append(tree)
             F = F + tree.value[leaf, 0]
@@ -319,13 +319,13 @@ class LogitBoostClassifier(TreeBoosterMixin):
                 z = logitboost_working_response(Y[:, k], P[:, k], self.z_max)
                 w = s * logitboost_weights(P[:, k])
                 tree, leaf = weighted_least_squares_tree(X, z, w, params, rng)
-                # the weighted mean of z per leaf: twice the two-class step (B.303)
+                # the weighted mean of z per leaf: twice the two-class step (B.12)
                 mean = 2.0 * logitboost_newton_step(z, w, leaf, tree.node_count)
                 tree.value = np.where(tree.is_leaf, np.nan_to_num(mean), 0.0)[:, None]
                 trees.append(tree)
                 fits.append(tree.value[leaf, 0])
             rounds.append(trees)
-            F = F + multiclass_logitboost_step(np.column_stack(fits))  # (B.304)
+            F = F + multiclass_logitboost_step(np.column_stack(fits))  # (B.13)
         return rounds
 
     def _round_output(self, trees, X):

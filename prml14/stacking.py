@@ -1,7 +1,7 @@
 """Stacking (Wolpert 1992; Breiman 1996): a final estimator trained on out-of-fold predictions.
 
 The members are fitted on all the training data (``estimators_``, used at prediction time);
-the final estimator is trained on the meta-features (B.1107), where each row holds the outputs of
+the final estimator is trained on the meta-features (B.40), where each row holds the outputs of
 members that were fitted on the other folds and never saw that row. In-sample outputs would tell
 the final estimator that an overfitting member is always right (page B.11 shows it).
 
@@ -156,7 +156,7 @@ class StackingRegressor(RegressorMixin, _Stacking):
         """Stacked regression: a final regressor trained on the members' out-of-fold predictions.
 
     Breiman's stacked regressions use a non-negative linear final estimator, e.g.
-    ``LinearRegression(positive=True, fit_intercept=False)`` (the weights of (B.1105) fitted on
+    ``LinearRegression(positive=True, fit_intercept=False)`` (the weights of (B.38) fitted on
     out-of-fold predictions).
 """
         + _STACK_PARAMS.format(default="``RidgeCV()``", strat="", method="")
@@ -168,7 +168,7 @@ class StackingRegressor(RegressorMixin, _Stacking):
     named_estimators_ : Bunch
         The fitted members by name.
     final_estimator_ : estimator
-        The final estimator, fitted on the out-of-fold meta-features (B.1107).
+        The final estimator, fitted on the out-of-fold meta-features (B.40).
     stack_method_ : list of str
         The method giving each member's output (``"predict"``).
     n_features_in_ : int
@@ -230,7 +230,7 @@ class StackingClassifier(ClassifierMixin, _Stacking):
     named_estimators_ : Bunch
         The fitted members by name.
     final_estimator_ : estimator
-        The final estimator, fitted on the out-of-fold meta-features (B.1107).
+        The final estimator, fitted on the out-of-fold meta-features (B.40).
     stack_method_ : list of str
         The method giving each member's output.
     n_features_in_ : int

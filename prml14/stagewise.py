@@ -4,18 +4,18 @@ and B.5.
 Forward stagewise additive modelling (page B.1) builds f_M(x) = f_0 + ν Σ_m β_m b_m(x) one term
 at a time, never revisiting earlier terms:
 
-* (B.101) :func:`stagewise_step`: (β_m, b_m) = argmin_{β, b} Σ_n w_n L(t_n, f_{m−1}(x_n) +
+* (B.1) :func:`stagewise_step`: (β_m, b_m) = argmin_{β, b} Σ_n w_n L(t_n, f_{m−1}(x_n) +
   β b(x_n)) over a set of candidate base learners, with the line search over β;
-* (B.102) :func:`stagewise_update`: f_m = f_{m−1} + ν β_m b_m, with the shrinkage ν ∈ (0, 1];
-* (B.103) :func:`l2_residuals`: for the squared error the greedy step fits the residuals
+* (B.2) :func:`stagewise_update`: f_m = f_{m−1} + ν β_m b_m, with the shrinkage ν ∈ (0, 1];
+* (B.3) :func:`l2_residuals`: for the squared error the greedy step fits the residuals
   t_n − f_{m−1}(x_n) by least squares (L2Boost).
 
 Second-order trees (page B.5) minimise a regularised objective:
 
-* (B.501) :func:`regularised_objective`: Σ_n L(t_n, f(x_n)) + Σ_m (γ T_m + ½ λ Σ_j v_mj²);
-* (B.502) :func:`second_order_objective`: the objective of one new tree after the second-order
+* (B.18) :func:`regularised_objective`: Σ_n L(t_n, f(x_n)) + Σ_m (γ T_m + ½ λ Σ_j v_mj²);
+* (B.19) :func:`second_order_objective`: the objective of one new tree after the second-order
   Taylor expansion, grouped by leaf: Σ_j [G_j v_j + ½ (H_j + λ) v_j²] + γ T;
-* (B.503), (B.504): the optimal leaf value −G/(H + λ) and the split gain are the tree engine's
+* (B.20), (B.21): the optimal leaf value −G/(H + λ) and the split gain are the tree engine's
   :func:`~prml14.trees.impurities.second_order_leaf_value` and
   :func:`~prml14.trees.impurities.second_order_split_gain`; :func:`prune_by_gain` applies γ
   after growing, bottom-up, as xgboost does.
@@ -39,9 +39,9 @@ __all__ = [
 ]
 
 
-@implements("B.101")
+@implements("B.1")
 def stagewise_step(loss, t, F, candidates, sample_weight=None):
-    """The greedy step (B.101): the candidate and the coefficient β that lower the loss most.
+    """The greedy step (B.1): the candidate and the coefficient β that lower the loss most.
 
     Each candidate b (a column of ``candidates``) gets its own line search
     β_b = argmin_β Σ_n w_n L(t_n, F_n + β b(x_n)); the step keeps the best pair.
@@ -77,9 +77,9 @@ def stagewise_step(loss, t, F, candidates, sample_weight=None):
     return j, float(betas[j])
 
 
-@implements("B.102")
+@implements("B.2")
 def stagewise_update(F, step, learning_rate=1.0):
-    """f_m = f_{m−1} + ν β_m b_m (B.102): add the new term, shrunk by ν.
+    """f_m = f_{m−1} + ν β_m b_m (B.2): add the new term, shrunk by ν.
 
     Parameters
     ----------
@@ -100,9 +100,9 @@ def stagewise_update(F, step, learning_rate=1.0):
     return np.asarray(F, dtype=float) + learning_rate * np.asarray(step, dtype=float)
 
 
-@implements("B.103")
+@implements("B.3")
 def l2_residuals(t, F):
-    """The residuals t_n − f_{m−1}(x_n) that L2Boost fits by least squares (B.103).
+    """The residuals t_n − f_{m−1}(x_n) that L2Boost fits by least squares (B.3).
 
     They are the negative gradient of ½ (t − f)², so L2Boost is gradient boosting with the
     squared error.
@@ -125,9 +125,9 @@ def l2_residuals(t, F):
     return t - F
 
 
-@implements("B.501")
+@implements("B.18")
 def regularised_objective(loss_sum, leaf_values, reg_lambda=0.0, gamma=0.0):
-    """Σ_n L(t_n, f(x_n)) + Σ_m Ω(f_m), Ω = γ T + ½ λ Σ_j v_j² (B.501).
+    """Σ_n L(t_n, f(x_n)) + Σ_m Ω(f_m), Ω = γ T + ½ λ Σ_j v_j² (B.18).
 
     Parameters
     ----------
@@ -151,9 +151,9 @@ def regularised_objective(loss_sum, leaf_values, reg_lambda=0.0, gamma=0.0):
     return float(loss_sum) + penalty
 
 
-@implements("B.502")
+@implements("B.19")
 def second_order_objective(G, H, v, reg_lambda=0.0, gamma=0.0):
-    """The second-order objective of one new tree, Σ_j [G_j v_j + ½ (H_j + λ) v_j²] + γ T (B.502).
+    """The second-order objective of one new tree, Σ_j [G_j v_j + ½ (H_j + λ) v_j²] + γ T (B.19).
 
     Parameters
     ----------
@@ -175,9 +175,9 @@ def second_order_objective(G, H, v, reg_lambda=0.0, gamma=0.0):
     return float(np.sum(G * v + 0.5 * (H + reg_lambda) * v * v) + gamma * v.size)
 
 
-@implements("B.504")
+@implements("B.21")
 def prune_by_gain(tree, gamma):
-    """Remove, bottom-up, every cut of a second-order tree whose gain is below γ (B.504).
+    """Remove, bottom-up, every cut of a second-order tree whose gain is below γ (B.21).
 
     A cut whose two children are leaves is undone when ½ [G_L²/(H_L + λ) + G_R²/(H_R + λ) −
     G²/(H + λ)] < γ; undoing cuts can expose their parents, which are tested in turn. This is

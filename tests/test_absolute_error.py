@@ -21,7 +21,7 @@ def brute_median(t, w):
     return 0.5 * (best.min() + best.max()), cost.min()
 
 
-@pytest.mark.equation("B.902")
+@pytest.mark.equation("B.29")
 @pytest.mark.parametrize("seed", range(6))
 def test_weighted_median_and_deviation_brute_force(seed):
     rng = np.random.default_rng(seed)
@@ -33,7 +33,7 @@ def test_weighted_median_and_deviation_brute_force(seed):
     assert absolute_deviation(t, w) == pytest.approx(cost)
 
 
-@pytest.mark.equation("B.902")
+@pytest.mark.equation("B.29")
 def test_weighted_median_conventions():
     assert weighted_median([1.0, 2.0, 3.0, 4.0]) == 2.5  # exactly half: the midpoint
     assert weighted_median([1.0, 2.0, 10.0], [1.0, 1.0, 3.0]) == 10.0
@@ -42,7 +42,7 @@ def test_weighted_median_conventions():
         weighted_median([1.0, 2.0], [0.0, 0.0])
 
 
-@pytest.mark.equation("B.902")
+@pytest.mark.equation("B.29")
 def test_split_costs_equal_brute_force_on_every_cut():
     rng = np.random.default_rng(0)
     N, D = 37, 3
@@ -104,7 +104,7 @@ def walk_both(ours, ref):
     return matched
 
 
-@pytest.mark.equation("B.902")
+@pytest.mark.equation("B.29")
 @pytest.mark.parametrize("weighted", [False, True])
 def test_absolute_error_tree_equals_sklearn(weighted):
     X, t, w = tie_free(400, 3, seed=1)
@@ -122,7 +122,7 @@ def test_absolute_error_tree_equals_sklearn(weighted):
         np.testing.assert_allclose(ours.predict(Xt), ref.predict(Xt))
 
 
-@pytest.mark.equation("B.902")
+@pytest.mark.equation("B.29")
 def test_fully_grown_absolute_error_tree_matches_sklearn_up_to_ties():
     X, t, _ = tie_free(150, 2, seed=2)
     ours = DecisionTreeRegressor(criterion="absolute_error", min_samples_leaf=3).fit(X, t)

@@ -136,8 +136,8 @@ def _regressors():
     ]
 
 
-# ----------------------------------------------------------------------------- (B.1101)-(B.1103)
-@pytest.mark.equation("B.1101")
+# ----------------------------------------------------------------------------- (B.34)-(B.36)
+@pytest.mark.equation("B.34")
 def test_weighted_vote_counts_by_brute_force():
     rng = np.random.default_rng(0)
     votes = rng.integers(0, 4, size=(30, 5))
@@ -153,7 +153,7 @@ def test_weighted_vote_counts_by_brute_force():
     )
 
 
-@pytest.mark.equation("B.1102")
+@pytest.mark.equation("B.35")
 def test_soft_vote_is_the_weighted_average_of_probabilities():
     rng = np.random.default_rng(1)
     P = rng.dirichlet(np.ones(3), size=(20, 4))  # (n_samples, n_members, n_classes)
@@ -162,7 +162,7 @@ def test_soft_vote_is_the_weighted_average_of_probabilities():
     np.testing.assert_allclose(soft_vote(P), P.mean(axis=1), rtol=1e-14)
 
 
-@pytest.mark.equation("B.1103")
+@pytest.mark.equation("B.36")
 @pytest.mark.parametrize("weights", [(1, 1, 1, 1), (3, 1, 1, 2), (1, 2, 0, 4)])
 def test_reject_rule_by_brute_force_on_every_small_vote_table(weights):
     K, M = 3, 4
@@ -190,7 +190,7 @@ def test_reject_rule_by_brute_force_on_every_small_vote_table(weights):
     np.testing.assert_array_equal(vote_with_reject(shares), np.argmax(shares, axis=1))
 
 
-@pytest.mark.equation("B.1103")
+@pytest.mark.equation("B.36")
 def test_majority_with_reject_never_accepts_two_classes_above_one_half():
     rng = np.random.default_rng(2)
     S = rng.dirichlet(np.ones(4), size=500)
@@ -200,8 +200,8 @@ def test_majority_with_reject_never_accepts_two_classes_above_one_half():
     assert np.all(S[~accepted].max(axis=1) <= 0.5 + 1e-9)
 
 
-# ----------------------------------------------------------------------------- (B.1104)
-@pytest.mark.equation("B.1104")
+# ----------------------------------------------------------------------------- (B.37)
+@pytest.mark.equation("B.37")
 @pytest.mark.parametrize("M", [1, 2, 3, 4, 5, 8, 9])
 def test_majority_accuracy_by_enumerating_every_outcome(M):
     for p in (0.0, 0.3, 0.5, 0.6, 0.9, 1.0):
@@ -213,7 +213,7 @@ def test_majority_accuracy_by_enumerating_every_outcome(M):
         assert majority_vote_accuracy(p, M) == pytest.approx(exact, abs=1e-14)
 
 
-@pytest.mark.equation("B.1104")
+@pytest.mark.equation("B.37")
 def test_condorcet_step_identity_and_monotonicity():
     p = np.linspace(0.0, 1.0, 41)
     for r in range(0, 8):
@@ -227,7 +227,7 @@ def test_condorcet_step_identity_and_monotonicity():
     assert majority_vote_accuracy(0.6, 1001) > 0.999
 
 
-@pytest.mark.equation("B.1104")
+@pytest.mark.equation("B.37")
 def test_condorcet_matches_a_simulation_of_independent_members():
     rng = np.random.default_rng(3)
     correct = rng.random((200_000, 7)) < 0.65  # 7 independent members, each right w.p. 0.65
@@ -236,7 +236,7 @@ def test_condorcet_matches_a_simulation_of_independent_members():
     assert simulated == pytest.approx(majority_vote_accuracy(0.65, 7), abs=0.005)
 
 
-# ----------------------------------------------------------------------------- (B.1105)
+# ----------------------------------------------------------------------------- (B.38)
 def _brute_force_nnls(A, b, sum_to_one=False):
     """Minimum over every support S of the (equality-constrained) least squares on S."""
     best, best_w = np.inf, None
@@ -265,7 +265,7 @@ def _brute_force_nnls(A, b, sum_to_one=False):
     return best_w, best
 
 
-@pytest.mark.equation("B.1105")
+@pytest.mark.equation("B.38")
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("sum_to_one", [False, True])
 def test_linear_blend_weights_equal_brute_force_over_supports(seed, sum_to_one):
@@ -284,7 +284,7 @@ def test_linear_blend_weights_equal_brute_force_over_supports(seed, sum_to_one):
     np.testing.assert_allclose(w, w_bf, atol=1e-7)
 
 
-@pytest.mark.equation("B.1105")
+@pytest.mark.equation("B.38")
 def test_linear_blend_weights_satisfy_kkt_and_match_positive_least_squares():
     rng = np.random.default_rng(7)
     t = rng.normal(size=60)
@@ -303,7 +303,7 @@ def test_linear_blend_weights_satisfy_kkt_and_match_positive_least_squares():
     )
 
 
-@pytest.mark.equation("B.1105")
+@pytest.mark.equation("B.38")
 def test_linear_blend_of_probabilities_stays_on_the_simplex():
     rng = np.random.default_rng(8)
     labels = rng.integers(0, 3, 50)
@@ -318,7 +318,7 @@ def test_linear_blend_of_probabilities_stays_on_the_simplex():
     assert w[0] > 0.9  # the informative member dominates
 
 
-@pytest.mark.equation("B.1106")
+@pytest.mark.equation("B.39")
 def test_inverse_error_weights_are_the_optimum_for_uncorrelated_errors():
     h = np.sin(np.linspace(0, 6, 300))
     scales = np.array([0.2, 0.5, 0.9, 1.4])
@@ -337,8 +337,8 @@ def test_inverse_error_weights_are_the_optimum_for_uncorrelated_errors():
     assert err_eq == pytest.approx(0.3 / 5)
 
 
-# ----------------------------------------------------------------------------- (B.1107)
-@pytest.mark.equation("B.1107")
+# ----------------------------------------------------------------------------- (B.40)
+@pytest.mark.equation("B.40")
 @pytest.mark.parametrize("method", ["predict", "predict_proba", "decision_function"])
 def test_out_of_fold_predictions_equal_cross_val_predict(three_classes, method):
     X, y = three_classes
@@ -353,7 +353,7 @@ def test_out_of_fold_predictions_equal_cross_val_predict(three_classes, method):
     np.testing.assert_allclose(Z[test], hand.reshape(len(test), -1), rtol=1e-12)
 
 
-@pytest.mark.equation("B.1107")
+@pytest.mark.equation("B.40")
 def test_out_of_fold_predictions_refuse_folds_that_are_not_a_partition(regression):
     X, y = regression
     folds = list(KFold(4).split(X))
@@ -364,7 +364,7 @@ def test_out_of_fold_predictions_refuse_folds_that_are_not_a_partition(regressio
         out_of_fold_predictions(Ridge(), X, y, leaky)
 
 
-@pytest.mark.equation("B.1107")
+@pytest.mark.equation("B.40")
 @pytest.mark.parametrize(
     "stack_method, passthrough, n_classes",
     [
@@ -399,7 +399,7 @@ def test_stacking_classifier_equals_scikit_learn(stack_method, passthrough, n_cl
     assert ours.stack_method_ == theirs.stack_method_
 
 
-@pytest.mark.equation("B.1107")
+@pytest.mark.equation("B.40")
 @pytest.mark.parametrize("passthrough", [False, True])
 def test_stacking_regressor_equals_scikit_learn(regression, passthrough):
     X, y = regression
@@ -413,7 +413,7 @@ def test_stacking_regressor_equals_scikit_learn(regression, passthrough):
         np.testing.assert_allclose(ours.transform(X), theirs.transform(X), rtol=1e-12)
 
 
-@pytest.mark.equation("B.1107")
+@pytest.mark.equation("B.40")
 def test_stacking_with_string_labels_and_default_folds():
     X, y = make_classification(120, n_features=4, n_informative=3, n_redundant=0, random_state=4)
     labels = np.array(["no", "yes"])[y]
@@ -470,7 +470,7 @@ def _with_ids(X):
     return np.column_stack([np.arange(len(X), dtype=float), X])
 
 
-@pytest.mark.equation("B.1107")
+@pytest.mark.equation("B.40")
 def test_no_in_sample_prediction_reaches_the_final_estimator(regression, three_classes):
     X, y = regression
     X = _with_ids(X)
@@ -493,7 +493,7 @@ def test_no_in_sample_prediction_reaches_the_final_estimator(regression, three_c
     assert np.all(in_sample[:, 0] == 1.0)
 
 
-@pytest.mark.equation("B.1107")
+@pytest.mark.equation("B.40")
 def test_no_in_sample_prediction_reaches_the_blend(regression):
     X, y = regression
     X = _with_ids(X)
@@ -510,7 +510,7 @@ def test_no_in_sample_prediction_reaches_the_blend(regression):
 
 
 # ----------------------------------------------------------------------------- voting
-@pytest.mark.equation("B.1101", "B.1102")
+@pytest.mark.equation("B.34", "B.35")
 @pytest.mark.parametrize("voting", ["hard", "soft"])
 @pytest.mark.parametrize("weights", [None, [1, 2, 0.5]])
 def test_voting_classifier_equals_scikit_learn(three_classes, voting, weights):
@@ -531,7 +531,7 @@ def test_voting_classifier_equals_scikit_learn(three_classes, voting, weights):
     np.testing.assert_allclose(ours.transform(X_new), theirs.transform(X_new))
 
 
-@pytest.mark.equation("B.1101")
+@pytest.mark.equation("B.34")
 def test_voting_regressor_equals_scikit_learn(regression):
     X, y = regression
     for weights in (None, [3, 1, 1]):
@@ -541,7 +541,7 @@ def test_voting_regressor_equals_scikit_learn(regression):
         np.testing.assert_allclose(ours.transform(X), theirs.transform(X))
 
 
-@pytest.mark.equation("B.1103")
+@pytest.mark.equation("B.36")
 def test_voting_with_reject_option(three_classes):
     X, y = three_classes
     labels = np.array(["ant", "bee", "cat"])[y]
@@ -561,7 +561,7 @@ def test_voting_with_reject_option(three_classes):
 
 
 # ----------------------------------------------------------------------------- blending
-@pytest.mark.equation("B.1105")
+@pytest.mark.equation("B.38")
 def test_blending_regressor_with_an_explicit_validation_set(regression):
     X, y = regression
     X_tr, y_tr, X_val, y_val = X[:140], y[:140], X[140:], y[140:]
@@ -582,7 +582,7 @@ def test_blending_regressor_with_an_explicit_validation_set(regression):
     assert err[0] <= err[1]
 
 
-@pytest.mark.equation("B.1105")
+@pytest.mark.equation("B.38")
 def test_blending_classifier_holdout_split_is_stratified_and_seeded(three_classes):
     X, y = three_classes
     a = BlendingClassifier(_classifiers(), validation_fraction=0.3, random_state=5).fit(X, y)

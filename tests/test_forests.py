@@ -1,8 +1,8 @@
 """Random forests and feature importances: a forest of one tree is our tree; the forest is the
-bagging committee of hand-grown randomised trees; out-of-bag estimates (B.1002) against brute
+bagging committee of hand-grown randomised trees; out-of-bag estimates (B.31) against brute
 force, 1/e and held-out scores; held-out error on par with scikit-learn's RandomForest* over
-seeds; the variance of a correlated average (B.1001); impurity importances (B.1003) by hand and
-against scikit-learn's trees; permutation importances (B.1004) equal to scikit-learn's."""
+seeds; the variance of a correlated average (B.30); impurity importances (B.32) by hand and
+against scikit-learn's trees; permutation importances (B.33) equal to scikit-learn's."""
 
 import numpy as np
 import pytest
@@ -164,7 +164,7 @@ def test_classifier_with_string_labels_and_a_class_missing_from_a_bootstrap_samp
 
 
 # ----------------------------------------------------------------------------- out of bag
-@pytest.mark.equation("B.1002")
+@pytest.mark.equation("B.31")
 def test_oob_prediction_is_the_average_over_out_of_bag_trees(friedman, classes):
     X, y = friedman
     forest = RandomForestRegressor(30, max_features=3, oob_score=True, random_state=1).fit(X, y)
@@ -199,7 +199,7 @@ def test_out_of_bag_fraction_is_near_one_over_e(friedman):
 
 
 @pytest.mark.slow
-@pytest.mark.equation("B.1002")
+@pytest.mark.equation("B.31")
 def test_oob_score_tracks_the_held_out_score():
     gaps = []
     for seed in range(4):
@@ -234,8 +234,8 @@ def test_held_out_error_on_par_with_scikit_learn_over_seeds():
     assert abs(np.mean(ours_acc) - np.mean(sk_acc)) < 0.02, (ours_acc, sk_acc)
 
 
-# ----------------------------------------------------------------------------- (B.1001)
-@pytest.mark.equation("B.1001")
+# ----------------------------------------------------------------------------- (B.30)
+@pytest.mark.equation("B.30")
 def test_variance_of_a_correlated_average_closed_form_and_monte_carlo():
     M, sigma2, rho = 7, 2.0, 0.3
     assert correlated_average_variance(sigma2, 0.0, M) == pytest.approx(sigma2 / M)  # (14.14)
@@ -264,8 +264,8 @@ def test_correlated_average_variance_bad_input():
         correlated_average_variance(1.0, 0.5, 0)
 
 
-# ----------------------------------------------------------------------------- (B.1003)
-@pytest.mark.equation("B.1003")
+# ----------------------------------------------------------------------------- (B.32)
+@pytest.mark.equation("B.32")
 def test_impurity_importances_by_hand_on_a_tiny_tree():
     # root (x0 <= 0.5): targets {0, 0, 4, 4} -> left {0, 0} (pure), right {4, 4} -> no;
     # make the right child split on x1 instead: targets 2, 6 there
@@ -281,7 +281,7 @@ def test_impurity_importances_by_hand_on_a_tiny_tree():
     np.testing.assert_array_equal(impurity_importances(leaf, 2), [0.0, 0.0])
 
 
-@pytest.mark.equation("B.1003")
+@pytest.mark.equation("B.32")
 def test_impurity_importances_equal_scikit_learns_trees(friedman, classes):
     # shallow trees: deeper nodes hold cuts that tie between features, which scikit-learn
     # breaks at random and we break towards the lowest feature index
@@ -299,7 +299,7 @@ def test_impurity_importances_equal_scikit_learns_trees(friedman, classes):
     np.testing.assert_allclose(impurity_importances(ours.tree_, 8), sk.feature_importances_)
 
 
-@pytest.mark.equation("B.1003")
+@pytest.mark.equation("B.32")
 def test_forest_importances_are_the_mean_of_normalised_tree_importances(friedman):
     X, y = friedman
     forest = RandomForestRegressor(10, max_features=3, max_depth=4, random_state=0).fit(X, y)
@@ -316,8 +316,8 @@ def test_forest_importances_are_the_mean_of_normalised_tree_importances(friedman
     np.testing.assert_array_equal(mean_decrease_in_impurity([stump], 8), np.zeros(8))
 
 
-# ----------------------------------------------------------------------------- (B.1004)
-@pytest.mark.equation("B.1004")
+# ----------------------------------------------------------------------------- (B.33)
+@pytest.mark.equation("B.33")
 @pytest.mark.parametrize("n_jobs", [None, 2])
 def test_permutation_importance_equals_scikit_learns(friedman, classes, n_jobs):
     X, y = friedman
@@ -341,7 +341,7 @@ def test_permutation_importance_equals_scikit_learns(friedman, classes, n_jobs):
     np.testing.assert_array_equal(ours.importances, sk.importances)
 
 
-@pytest.mark.equation("B.1004")
+@pytest.mark.equation("B.33")
 def test_permutation_importance_with_explicit_permutations_by_brute_force(friedman):
     X, y = friedman
     model = DecisionTreeRegressor(max_depth=5).fit(X[:300], y[:300])
@@ -361,7 +361,7 @@ def test_permutation_importance_with_explicit_permutations_by_brute_force(friedm
     np.testing.assert_array_equal(np.sort(P, axis=1), np.tile(np.arange(100), (4, 1)))
 
 
-@pytest.mark.equation("B.1002", "B.1004")
+@pytest.mark.equation("B.31", "B.33")
 def test_oob_permutation_importance_by_brute_force(friedman):
     X, y = friedman
     X, y = X[:200], y[:200]

@@ -30,7 +30,7 @@ def _log_likelihood(t01, F):
     return np.sum(t01 * 2 * F - np.logaddexp(0.0, 2 * F))
 
 
-@pytest.mark.equation("B.301")
+@pytest.mark.equation("B.10")
 def test_derivatives_equal_finite_differences_of_the_log_likelihood():
     rng = np.random.default_rng(0)
     t01, F = rng.integers(0, 2, size=30).astype(float), rng.normal(size=30)
@@ -47,7 +47,7 @@ def test_derivatives_equal_finite_differences_of_the_log_likelihood():
         assert neg_h[n] == pytest.approx(-d2, rel=1e-5, abs=1e-7)
 
 
-@pytest.mark.equation("B.302", "B.303")
+@pytest.mark.equation("B.11", "B.12")
 def test_each_leaf_value_is_one_newton_step_on_the_log_likelihood_of_its_leaf():
     X, t01 = _hastie(400, 1)
     model = LogitBoostClassifier(n_estimators=4, max_depth=2, z_max=np.inf).fit(X, t01)
@@ -66,7 +66,7 @@ def test_each_leaf_value_is_one_newton_step_on_the_log_likelihood_of_its_leaf():
         F = F + tree.value[leaf, 0]
 
 
-@pytest.mark.equation("B.303")
+@pytest.mark.equation("B.12")
 def test_first_round_equals_one_irls_step_on_the_leaf_indicators():
     # Section 14.5.2's IRLS maximises Σ t ln σ(wᵀφ) + (1 − t) ln(1 − σ(wᵀφ)); with φ the one-hot
     # leaf indicators and F = 0, one Newton step from w = 0 gives w_τ = 2 c_τ (σ(2F) = σ(wᵀφ)).
@@ -79,7 +79,7 @@ def test_first_round_equals_one_irls_step_on_the_leaf_indicators():
     np.testing.assert_allclose(tree.value[leaves, 0], w / 2, rtol=1e-10)
 
 
-@pytest.mark.equation("B.302")
+@pytest.mark.equation("B.11")
 def test_working_response_weights_and_clipping_on_hand_values():
     p = np.array([0.8, 0.8, 0.01, 0.5])
     t01 = np.array([1.0, 0.0, 1.0, 0.0])
@@ -89,13 +89,13 @@ def test_working_response_weights_and_clipping_on_hand_values():
     np.testing.assert_allclose(logitboost_working_response(t01, p), [1.25, -4.0, 4.0, -2.0])
     np.testing.assert_allclose(logitboost_weights(p), [0.16, 0.16, 0.0099, 0.25])
     z, w = logitboost_working_response(t01, p, z_max=np.inf), logitboost_weights(p)
-    # unclipped, w z = t* − p: the step is Σ(t* − p)/(2 Σ p(1 − p)) (B.303)
+    # unclipped, w z = t* − p: the step is Σ(t* − p)/(2 Σ p(1 − p)) (B.12)
     np.testing.assert_allclose(w * z, t01 - p)
     assert logitboost_newton_step(z, w) == pytest.approx(np.sum(t01 - p) / (2 * np.sum(w)))
     assert logitboost_weights([0.0, 1.0]).min() > 0  # saturated points keep a tiny weight
 
 
-@pytest.mark.equation("B.302", "B.303")
+@pytest.mark.equation("B.11", "B.12")
 def test_clipping_bounds_every_leaf_value_by_half_z_max():
     X, t01 = _hastie(300, 3)
     model = LogitBoostClassifier(n_estimators=30, max_depth=3, z_max=2.0).fit(X, t01)
@@ -103,7 +103,7 @@ def test_clipping_bounds_every_leaf_value_by_half_z_max():
     assert np.all(np.abs(values) <= 1.0 + 1e-12)
 
 
-@pytest.mark.equation("B.304")
+@pytest.mark.equation("B.13")
 def test_multiclass_update_reduces_to_the_two_class_step_and_sums_to_zero():
     f1 = np.random.default_rng(4).normal(size=10)
     np.testing.assert_allclose(
@@ -115,7 +115,7 @@ def test_multiclass_update_reduces_to_the_two_class_step_and_sums_to_zero():
     np.testing.assert_allclose(step, 0.75 * (f - f.mean(axis=1, keepdims=True)))
 
 
-@pytest.mark.equation("B.302", "B.304")
+@pytest.mark.equation("B.11", "B.13")
 def test_first_multiclass_round_by_hand():
     X, y = make_classification(200, n_features=6, n_informative=4, n_classes=3, random_state=6)
     model = LogitBoostClassifier(n_estimators=1, max_depth=2, z_max=np.inf).fit(X, y)
@@ -208,10 +208,10 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-@pytest.mark.equation("B.303", "B.304")
+@pytest.mark.equation("B.12", "B.13")
 def test_the_k_class_rule_at_k_two_is_the_two_class_rule():
     # run the K-class loop on two classes (one-hot targets): the trees of the two classes are
-    # mirror images and (B.304) halves them, which is the two-class step (B.303)
+    # mirror images and (B.13) halves them, which is the two-class step (B.12)
     X, t01 = _hastie(200, 9)
     binary = LogitBoostClassifier(6, max_depth=2).fit(X, t01)
     Y = np.column_stack([1 - t01, t01])

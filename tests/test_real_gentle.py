@@ -31,7 +31,7 @@ def _exp_weights(t, F, s=None):
     return w / w.sum()
 
 
-@pytest.mark.equation("B.201")
+@pytest.mark.equation("B.4")
 def test_real_leaf_values_are_half_log_odds_of_weighted_proportions_by_brute_force():
     X, y = _hastie(300, 0)
     s = np.random.default_rng(0).uniform(0.5, 2.0, size=300)
@@ -52,7 +52,7 @@ def test_real_leaf_values_are_half_log_odds_of_weighted_proportions_by_brute_for
     np.testing.assert_allclose(model.decision_function(X), F, atol=1e-12)
 
 
-@pytest.mark.equation("B.201")
+@pytest.mark.equation("B.4")
 def test_half_log_odds_minimises_the_weighted_exponential_error_of_a_leaf():
     rng = np.random.default_rng(1)
     t = rng.choice([-1.0, 1.0], size=50)
@@ -63,7 +63,7 @@ def test_half_log_odds_minimises_the_weighted_exponential_error_of_a_leaf():
     assert grid[np.argmin(E)] == pytest.approx(c, abs=1e-3)
 
 
-@pytest.mark.equation("B.201")
+@pytest.mark.equation("B.4")
 def test_clipping_keeps_pure_leaves_finite():
     values = half_log_odds_leaf_values([1.0, 0.0, 0.3], [0.0, 2.0, 0.3], proba_clip=0.01)
     np.testing.assert_allclose(values, [0.5 * np.log(99), -0.5 * np.log(99), 0.0])
@@ -77,7 +77,7 @@ def test_clipping_keeps_pure_leaves_finite():
     )
 
 
-@pytest.mark.equation("B.202")
+@pytest.mark.equation("B.5")
 def test_weights_are_exponential_error_weights_of_the_model_so_far():
     X, y = _hastie(200, 3)
     for cls in ESTIMATORS:
@@ -92,7 +92,7 @@ def test_weights_are_exponential_error_weights_of_the_model_so_far():
             log_w = exponential_reweight(log_w, y, tree.value[tree.apply(X), 0])
 
 
-@pytest.mark.equation("B.203", "B.204")
+@pytest.mark.equation("B.6", "B.7")
 def test_gentle_step_is_one_newton_step_of_the_exponential_error_by_finite_differences():
     X, y = _hastie(400, 4)
     model = GentleAdaBoostClassifier(n_estimators=3, max_depth=2).fit(X, y)
@@ -112,7 +112,7 @@ def test_gentle_step_is_one_newton_step_of_the_exponential_error_by_finite_diffe
         F = F + tree.value[leaf, 0]
 
 
-@pytest.mark.equation("B.203", "B.204")
+@pytest.mark.equation("B.6", "B.7")
 def test_derivatives_and_step_on_hand_values():
     t, w = np.array([1.0, -1.0, 1.0]), np.array([0.2, 0.5, 0.3])
     g, h = exponential_loss_derivatives(t, w)
@@ -124,7 +124,7 @@ def test_derivatives_and_step_on_hand_values():
     assert np.isnan(step[1]) and step[2] == -1.0
 
 
-@pytest.mark.equation("B.204")
+@pytest.mark.equation("B.7")
 def test_gentle_leaf_values_lie_in_minus_one_one():
     X, y = _hastie(300, 5)
     model = GentleAdaBoostClassifier(n_estimators=20, max_depth=3).fit(X, y)
@@ -217,7 +217,7 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-@pytest.mark.equation("B.201", "B.202")
+@pytest.mark.equation("B.4", "B.5")
 def test_unclipped_pure_leaves_zero_every_weight_and_stop_boosting():
     X, y = _hastie(100, 9)
     X[:, 0] = np.where(y > 0, 1.0, -1.0)

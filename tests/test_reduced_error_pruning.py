@@ -48,7 +48,7 @@ def n_leaves(tree, collapsed):
     return tree.subtree(np.isin(np.arange(tree.node_count), list(collapsed))).n_leaves
 
 
-@pytest.mark.equation("B.901")
+@pytest.mark.equation("B.28")
 @pytest.mark.parametrize("seed", range(4))
 def test_reduced_error_pruning_equals_brute_force(seed):
     X, y = classification(80, seed)
@@ -68,7 +68,7 @@ def test_reduced_error_pruning_equals_brute_force(seed):
     assert np.sum(pred != yv) == pytest.approx(err)
 
 
-@pytest.mark.equation("B.901")
+@pytest.mark.equation("B.28")
 def test_node_errors_are_those_of_each_node_as_a_leaf():
     X, y = classification(100, 7)
     Xv, yv = classification(50, 8)
@@ -83,7 +83,7 @@ def test_node_errors_are_those_of_each_node_as_a_leaf():
     assert leaves.shape == yv.shape
 
 
-@pytest.mark.equation("B.901")
+@pytest.mark.equation("B.28")
 @pytest.mark.parametrize("seed", range(5))
 def test_reduced_error_pruning_never_increases_validation_error(seed):
     X, y = classification(300, seed)
@@ -142,7 +142,7 @@ def c45_data(n, seed, missing=0.0):
     return X, y
 
 
-@pytest.mark.equation("B.901")
+@pytest.mark.equation("B.28")
 @pytest.mark.parametrize("seed", range(3))
 def test_reduced_error_pruning_of_a_c45_tree_equals_brute_force(seed):
     X, y = c45_data(120, seed, missing=0.1)
@@ -174,7 +174,7 @@ def test_reduced_error_pruning_of_a_c45_tree_equals_brute_force(seed):
     assert E[0] == pytest.approx(np.sum(yv != majority))
 
 
-@pytest.mark.equation("B.901")
+@pytest.mark.equation("B.28")
 def test_reduced_error_prune_c45_never_increases_validation_error():
     X, y = c45_data(400, 0, missing=0.1)
     Xv, yv = c45_data(200, 1)  # no missing values: E_V is the misclassification count

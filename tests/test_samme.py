@@ -27,7 +27,7 @@ def _classes(n, k, seed):
     return X.astype(np.float32).astype(np.float64), y
 
 
-@pytest.mark.equation("B.205")
+@pytest.mark.equation("B.8")
 def test_samme_weight_is_the_chapter_weight_exactly_for_two_classes():
     eps = np.linspace(0.001, 0.999, 999)
     np.testing.assert_array_equal(samme_classifier_weight(eps, 2), classifier_weight(eps))
@@ -35,7 +35,7 @@ def test_samme_weight_is_the_chapter_weight_exactly_for_two_classes():
     assert samme_classifier_weight(2 / 3, 3) == pytest.approx(0.0, abs=1e-15)
 
 
-@pytest.mark.equation("14.17", "14.18", "B.205")
+@pytest.mark.equation("14.17", "14.18", "B.8")
 @pytest.mark.parametrize("seed", [0, 1])
 def test_two_class_fit_is_prml_algorithm_round_by_round(seed, wavy_classes):
     X, y = wavy_classes(150, random_state=seed)
@@ -58,7 +58,7 @@ def test_two_class_fit_is_prml_algorithm_round_by_round(seed, wavy_classes):
     np.testing.assert_array_equal(model.predict(X), model.classes_[(f > 0).astype(int)])
 
 
-@pytest.mark.equation("B.206")
+@pytest.mark.equation("B.9")
 def test_scores_on_hand_values_and_their_two_class_form():
     predictions = np.array([[0, 2], [1, 1]])
     g = samme_scores(predictions, [1.0, 2.0], 3)
@@ -76,7 +76,7 @@ def test_scores_on_hand_values_and_their_two_class_form():
         samme_classifier_weight(0.2, 1)
 
 
-@pytest.mark.equation("B.205", "B.206")
+@pytest.mark.equation("B.8", "B.9")
 @pytest.mark.parametrize("k", [3, 4])
 def test_rounds_match_sklearn_samme_where_the_trees_coincide(k):
     X, y = _classes(400, k, seed=k)

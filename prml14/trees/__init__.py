@@ -10,8 +10,8 @@ Layout (one topic per module; arrows: "imports")::
     histogram    -> _nodes          bin_features and the histogram split finder
     growing      -> exact, histogram, _nodes    grow_tree: per-sample statistics -> Tree
     pruning      -> structure       cost complexity (14.31): pruning_costs, weakest-link path
-    reduced_error -> structure      reduced-error pruning on a validation set (B.901)
-    absolute                        weighted medians, absolute-error costs of all cuts (B.902)
+    reduced_error -> structure      reduced-error pruning on a validation set (B.28)
+    absolute                        weighted medians, absolute-error costs of all cuts (B.29)
     estimators   -> criteria, growing, pruning  DecisionTreeRegressor / DecisionTreeClassifier
     plotting     -> structure       Fig 14.5 (partition) and Fig 14.6 (diagram)
 

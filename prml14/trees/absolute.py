@@ -1,5 +1,5 @@
 """The absolute-error criterion of regression trees: weighted medians as leaf values and the
-node cost Σ_n w_n |t_n − ỹ_τ| (B.902), with an exact split search for every cut of every node.
+node cost Σ_n w_n |t_n − ỹ_τ| (B.29), with an exact split search for every cut of every node.
 
 Unlike the sum-of-squares cost (14.30), the absolute error of a region is not a function of a few
 running sums, so the exact finder cannot score all cuts by cumulative sums. For the cut after
@@ -36,9 +36,9 @@ def _check_tw(t, w):
     return t, w
 
 
-@implements("B.902")
+@implements("B.29")
 def weighted_median(t, sample_weight=None):
-    """The weighted median ỹ_τ of t: a minimiser of Σ_n w_n |t_n − y|, (B.902).
+    """The weighted median ỹ_τ of t: a minimiser of Σ_n w_n |t_n − y|, (B.29).
 
     The smallest sorted value at which the cumulative weight exceeds half the total; when the
     cumulative weight of a prefix equals half exactly, every y between that prefix's largest
@@ -61,9 +61,9 @@ def weighted_median(t, sample_weight=None):
     return float(_segment_medians(t, w, np.array([0]))[0])
 
 
-@implements("B.902")
+@implements("B.29")
 def absolute_deviation(t, sample_weight=None):
-    """The absolute-error cost of a region, N_τ Q_τ = Σ_n w_n |t_n − ỹ_τ|, (B.902).
+    """The absolute-error cost of a region, N_τ Q_τ = Σ_n w_n |t_n − ỹ_τ|, (B.29).
 
     Parameters
     ----------

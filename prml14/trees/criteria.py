@@ -501,7 +501,7 @@ class SecondOrder(_Criterion):
 
 
 class AbsoluteError(_Criterion):
-    """The absolute-error criterion of regression trees, (B.902): weighted-median leaves.
+    """The absolute-error criterion of regression trees, (B.29): weighted-median leaves.
 
     Statistics of a sample: (w, t). A node's "sums" are (N_τ, ỹ_τ, Σ w |t − ỹ_τ|), with ỹ_τ the
     weighted median (:func:`~prml14.trees.absolute.weighted_median`); its impurity per unit

@@ -174,7 +174,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     ----------
     criterion : {"squared_error", "absolute_error"}, default="squared_error"
         The node cost: the sum of squares (14.30) with mean leaves (14.29), or the sum of
-        absolute deviations (B.902) with weighted-median leaves
+        absolute deviations (B.29) with weighted-median leaves
         (:class:`~prml14.trees.criteria.AbsoluteError`; exact splitter only; its node impurity
         is the mean absolute deviation, which cost-complexity pruning then uses).
     max_depth : int or None, default=None

@@ -5,7 +5,7 @@ total (weighted) loss of the validation points that reach it, predicted by t's t
 (the misclassified weight for classification, the squared or absolute error for regression).
 Going bottom-up, t is collapsed into a leaf whenever
 
-    E_V(t) ≤ Σ_{leaves τ of the pruned branch below t} E_V(τ),                 (B.901)
+    E_V(t) ≤ Σ_{leaves τ of the pruned branch below t} E_V(τ),                 (B.28)
 
 the subtree's error being that of its children after their own pruning. One bottom-up pass
 gives the smallest subtree among those of least validation error (Esposito, Malerba and
@@ -94,9 +94,9 @@ def validation_node_errors(tree, X, y, *, loss, sample_weight=None):
     return errors
 
 
-@implements("B.901")
+@implements("B.28")
 def reduced_error_subtree(tree, node_errors):
-    """Prune bottom-up, collapsing t whenever E_V(t) ≤ the error of its pruned branch, (B.901).
+    """Prune bottom-up, collapsing t whenever E_V(t) ≤ the error of its pruned branch, (B.28).
 
     Parameters
     ----------
@@ -138,7 +138,7 @@ def reduced_error_subtree(tree, node_errors):
 
 
 def reduced_error_prune(estimator, X_val, y_val, sample_weight=None):
-    """A copy of a fitted prml14 tree estimator with its tree pruned by reduced error (B.901).
+    """A copy of a fitted prml14 tree estimator with its tree pruned by reduced error (B.28).
 
     Classifiers are pruned by the misclassified validation weight; regressors by the squared
     error, or the absolute error if they grew with ``criterion="absolute_error"``. A
