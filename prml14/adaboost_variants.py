@@ -11,7 +11,7 @@ weak learners and the weights w_n = exp{−t_n F(x_n)} (14.22) (normalised):
 * (B.7) :func:`gentle_newton_step`: Gentle AdaBoost's leaf value −Σ g/Σ h = Σ w t / Σ w.
 
 The estimators :class:`RealAdaBoostClassifier` and :class:`GentleAdaBoostClassifier` grow each
-tree through :func:`prml14.trees.grow_tree` (weighted least squares) and then set its leaf
+tree through :func:`prml14.trees.growing.grow_tree` (weighted least squares) and then set its leaf
 values with these functions.
 """
 

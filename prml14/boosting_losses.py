@@ -17,7 +17,7 @@ loss                   L(t, f)                     −∂L/∂f           leaf v
 =====================  ==========================  ===============  ============================
 ``squared_error``      ½ (t − f)²                  t − f            mean of the residuals
 ``absolute_error``     abs(t − f)                  sign(t − f)      median of the residuals
-``huber``              Huber's loss, δ (B.17)     clip(t − f, δ)   one step from the median
+``huber``              Huber's loss, δ (B.17)      clip(t − f, δ)   one step from the median
 ``log_loss`` (K = 2)   ln(1 + e^f) − t f           t − σ(f)         Newton step Σr / Σp(1 − p)
 ``log_loss`` (K > 2)   −Σ_k t_k ln softmax_k(f)    t_k − p_k        (K−1)/K · Σr / Σp(1 − p)
 ``exponential``        exp(−y f), y = 2t − 1       y e^{−y f}       Newton step Σr / Σ abs(r)

@@ -2,7 +2,8 @@
 :class:`C45Classifier` and the fitted :class:`MultiwayTree` (book pages B.7 and B.8).
 
 Why a separate estimator rather than more options of
-:class:`prml14.trees.DecisionTreeClassifier`: the shared engine (:func:`prml14.trees.grow_tree`)
+:class:`prml14.trees.DecisionTreeClassifier`: the shared engine
+(:func:`prml14.trees.growing.grow_tree`)
 grows *binary* trees level by level, every node a contiguous segment of presorted feature
 orders, with one threshold per node and each sample in exactly one node of a level. C4.5 breaks
 all three: a categorical attribute splits a node into as many branches as it has values, and a

@@ -57,8 +57,8 @@ def entropy(class_weights, base=2.0):
     """The entropy Ent(D) = −Σ_k p_k log_b p_k of the class proportions, (B.22).
 
     It is the cross-entropy impurity (14.32) (in nats, computed by
-    :func:`prml14.trees.cross_entropy_impurity`) divided by ln b: bits for b = 2 (ID3 and
-    C4.5), nats for b = e. A set of zero weight has entropy 0.
+    :func:`prml14.trees.impurities.cross_entropy_impurity`) divided by ln b: bits for b = 2
+    (ID3 and C4.5), nats for b = e. A set of zero weight has entropy 0.
 
     Parameters
     ----------

@@ -263,15 +263,16 @@ _DOC_PARAMS = """
 _DOC_ATTRS = """
     trees_ : list of list of prml14.trees.Tree
         The trees of every round (one per raw score); their leaf values are unshrunk.
-    init_raw_ : ndarray of shape (n_trees_per_iteration_,)
-        The constant f_0 minimising the loss.
+    init_raw_ : ndarray of shape (n_outputs,)
+        The constant f_0 minimising the loss, one per raw score.
     n_estimators_ : int
         The number of rounds fitted (fewer than ``n_estimators`` after early stopping).
     n_trees_per_iteration_ : int
         The number of raw scores (K for K > 2 classes, else 1).
-    train_score_ : ndarray of shape (n_estimators_,)
-        The weighted mean loss on the rows of each round after that round.
-    validation_score_ : ndarray of shape (n_estimators_,)
+    train_score_ : ndarray of shape (n_rounds,)
+        The weighted mean loss on the rows of each round after that round (one entry per
+        round fitted).
+    validation_score_ : ndarray of shape (n_rounds,)
         The held-out loss after each round (with early stopping only).
     n_features_in_ : int
         The number of features seen in ``fit``."""
@@ -387,7 +388,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         Yields
         ------
         ndarray of shape (n_samples,)
-            f_m(x) for m = 1, ..., n_estimators_.
+            f_m(x) for m = 1, ..., ``n_estimators_``.
         """
         for F in self._staged_raw(X):
             yield F[:, 0]

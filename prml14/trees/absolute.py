@@ -1,12 +1,12 @@
 """The absolute-error criterion of regression trees: weighted medians as leaf values and the
-node cost Σ_n w_n |t_n − ỹ_τ| (B.29), with an exact split search for every cut of every node.
+node cost Σ_n w_n abs(t_n − ỹ_τ) (B.29), with an exact split search for every cut of every node.
 
 Unlike the sum-of-squares cost (14.30), the absolute error of a region is not a function of a few
 running sums, so the exact finder cannot score all cuts by cumulative sums. For the cut after
 position p of a node's segment of a feature's sorted order, the left child holds the samples at
 positions [start, p] and its cost is
 
-    Σ w |t − m| = (S − 2 S_≤) − m (W − 2 W_≤),
+    Σ w abs(t − m) = (S − 2 S_≤) − m (W − 2 W_≤),
 
 with m the weighted median of the child, W and S its sums of w and w t, and W_≤, S_≤ the same sums
 over its samples with t ≤ m. The children of all cuts are ranges of positions in the features'
@@ -38,7 +38,7 @@ def _check_tw(t, w):
 
 @implements("B.29")
 def weighted_median(t, sample_weight=None):
-    """The weighted median ỹ_τ of t: a minimiser of Σ_n w_n |t_n − y|, (B.29).
+    """The weighted median ỹ_τ of t: a minimiser of Σ_n w_n abs(t_n − y), (B.29).
 
     The smallest sorted value at which the cumulative weight exceeds half the total; when the
     cumulative weight of a prefix equals half exactly, every y between that prefix's largest
@@ -63,7 +63,7 @@ def weighted_median(t, sample_weight=None):
 
 @implements("B.29")
 def absolute_deviation(t, sample_weight=None):
-    """The absolute-error cost of a region, N_τ Q_τ = Σ_n w_n |t_n − ỹ_τ|, (B.29).
+    """The absolute-error cost of a region, N_τ Q_τ = Σ_n w_n abs(t_n − ỹ_τ), (B.29).
 
     Parameters
     ----------
@@ -102,7 +102,7 @@ def _segment_medians(t, w, starts):
 
 
 def segment_statistics(stats, samples, starts):
-    """(W, median, Σ w |t − median|) of the segments of ``samples`` beginning at ``starts``.
+    """(W, median, Σ w abs(t − median)) of the segments of ``samples`` beginning at ``starts``.
 
     ``stats`` is (2, N): the weights and the targets of all samples.
     """
@@ -163,7 +163,7 @@ class _WaveletMatrix:
 
 
 def split_costs(stats, order, seg_start, seg_len, seg_id):
-    """Σ w |t − median| of the left and right child of every cut (D, n), exact.
+    """Σ w abs(t − median) of the left and right child of every cut (D, n), exact.
 
     The cut at position p of a segment puts positions [start, p] left and (p, end) right.
     """

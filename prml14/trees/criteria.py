@@ -14,7 +14,7 @@ criterion                    statistics of sample n      node impurity N_τ Q_τ
 :class:`Entropy`             w · one-hot(t)              −N_τ Σ_k p_τk ln p_τk, (14.32)
 :class:`Misclassification`   w · one-hot(t)              N_τ (1 − max_k p_τk)
 :class:`SecondOrder`         (g, h)                      −½ G²/(H + λ)   (N_τ = H)
-:class:`AbsoluteError`       (w, t)                      Σ w |t − ỹ_τ|, ỹ_τ the weighted median
+:class:`AbsoluteError`       (w, t)                      Σ w abs(t − ỹ_τ), ỹ_τ the weighted median
 ===========================  ==========================  ========================================
 
 :class:`AbsoluteError` (``sample_based = True``) is not a sum criterion: the exact finder asks it
@@ -503,11 +503,11 @@ class SecondOrder(_Criterion):
 class AbsoluteError(_Criterion):
     """The absolute-error criterion of regression trees, (B.29): weighted-median leaves.
 
-    Statistics of a sample: (w, t). A node's "sums" are (N_τ, ỹ_τ, Σ w |t − ỹ_τ|), with ỹ_τ the
+    Statistics of a sample: (w, t). A node's "sums" are (N_τ, ỹ_τ, Σ w abs(t − ỹ_τ)), with ỹ_τ the
     weighted median (:func:`~prml14.trees.absolute.weighted_median`); its impurity per unit
     weight is the mean absolute deviation, and the split score of a cut is
-    −(Σ_L w |t − ỹ_L| + Σ_R w |t − ỹ_R|), computed exactly for every cut by
-    :func:`~prml14.trees.absolute.split_costs` (exact finder only).
+    −(Σ_L w abs(t − ỹ_L) + Σ_R w abs(t − ỹ_R)), computed exactly for every cut by
+    the split search of :mod:`prml14.trees.absolute` (exact finder only).
     """
 
     name = "absolute_error"
@@ -532,7 +532,7 @@ class AbsoluteError(_Criterion):
         return np.column_stack([sample_weight, t])
 
     def segment_sums(self, stats, samples, starts):
-        """(N_τ, ỹ_τ, Σ w |t − ỹ_τ|) of consecutive segments of ``samples``.
+        """(N_τ, ỹ_τ, Σ w abs(t − ỹ_τ)) of consecutive segments of ``samples``.
 
         Parameters
         ----------
@@ -574,7 +574,7 @@ class AbsoluteError(_Criterion):
         Parameters
         ----------
         sums : ndarray of shape (3, n_nodes)
-            (N_τ, ỹ_τ, Σ w |t − ỹ_τ|) of each node.
+            (N_τ, ỹ_τ, Σ w abs(t − ỹ_τ)) of each node.
 
         Returns
         -------
@@ -584,12 +584,12 @@ class AbsoluteError(_Criterion):
         return sums[1][:, None]
 
     def node_impurity(self, sums):
-        """The mean absolute deviation Σ w |t − ỹ_τ| / N_τ of each node.
+        """The mean absolute deviation Σ w abs(t − ỹ_τ) / N_τ of each node.
 
         Parameters
         ----------
         sums : ndarray of shape (3, n_nodes)
-            (N_τ, ỹ_τ, Σ w |t − ỹ_τ|) of each node.
+            (N_τ, ỹ_τ, Σ w abs(t − ỹ_τ)) of each node.
 
         Returns
         -------
