@@ -4,10 +4,96 @@ wrapped estimator (AdaBoost, bagging)."""
 
 from __future__ import annotations
 
+import re
+import warnings
+
 import numpy as np
+from sklearn.utils import check_array as _sklearn_check_array
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
-__all__ = ["binary_targets", "fitted_binary_targets", "random_state_params", "check_simplex"]
+# np.exceptions is numpy >= 1.25
+ComplexWarning = getattr(np, "exceptions", np).ComplexWarning
+
+__all__ = [
+    "binary_targets",
+    "fitted_binary_targets",
+    "random_state_params",
+    "check_simplex",
+    "check_array",
+    "as_float",
+]
+
+
+def _named(error, name):
+    """``error`` re-raised as the same type with ``name`` in its message if it is missing."""
+    message = str(error)
+    if re.search(rf"\b{re.escape(name)}\b", message):
+        return error
+    return type(error)(f"{name}: {message}")
+
+
+def check_array(array, *, input_name, **kwargs):
+    """scikit-learn's ``check_array``, whose every error names ``input_name``.
+
+    scikit-learn names the input in some messages (NaN, inf) but not in others (complex values,
+    strings, empty arrays); the core functions promise an error naming the bad argument.
+
+    Parameters
+    ----------
+    array : array-like
+    input_name : str
+        The argument's name, for the error messages.
+    **kwargs
+        Passed on to :func:`sklearn.utils.check_array`.
+
+    Returns
+    -------
+    ndarray
+    """
+    if np.iscomplexobj(array):
+        raise ValueError(f"{input_name} must hold real numbers, got complex values")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ComplexWarning)
+            return _sklearn_check_array(array, input_name=input_name, **kwargs)
+    except (ValueError, TypeError, ComplexWarning) as error:
+        raise _named(ValueError(str(error)), input_name) from error
+
+
+def as_float(a, name, *, allow_inf=False, non_negative=False):
+    """``a`` as a float ndarray of any shape: real numbers, no NaN (no inf unless allowed).
+
+    Parameters
+    ----------
+    a : array-like or float
+    name : str
+        The argument's name, for the error messages.
+    allow_inf : bool, default=False
+        Accept ±inf (log-densities of zero, ln 0 = −∞).
+    non_negative : bool, default=False
+        Refuse negative entries (weights, scales, responsibilities).
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, if a condition fails or ``a`` is not numeric.
+    """
+    if np.iscomplexobj(a):
+        raise ValueError(f"{name} must hold real numbers, got complex values")
+    try:
+        out = np.asarray(a, dtype=float)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{name} must be numeric: {error}") from error
+    if np.isnan(out).any() or (not allow_inf and np.isinf(out).any()):
+        finite = "NaN" if allow_inf else "NaN or infinity"
+        raise ValueError(f"{name} must not contain {finite}")
+    if non_negative and (out < 0).any():
+        raise ValueError(f"{name} must be non-negative")
+    return out
 
 
 def binary_targets(y):

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import check_array
 from sklearn.utils.validation import _check_sample_weight
 
 from .._numerics import log_or_minus_inf
-from .._validation import check_simplex
+from .._validation import as_float, check_array, check_simplex
 
 __all__ = []
 
@@ -30,7 +29,7 @@ def check_data(Phi, t):
 
 def check_coef(W, n_basis):
     """One weight vector per row: W of shape (K, M)."""
-    W = np.asarray(W, dtype=float)
+    W = as_float(W, "W")
     if W.ndim != 2 or W.shape[1] != n_basis:
         raise ValueError(
             f"W must have shape (n_components, n_basis) = (K, {n_basis}), got {W.shape}"
