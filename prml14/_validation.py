@@ -21,6 +21,7 @@ __all__ = [
     "check_simplex",
     "check_array",
     "as_float",
+    "check_magnitude",
 ]
 
 
@@ -218,3 +219,29 @@ def check_simplex(weights, n_components=None, name="weights"):
     ):
         raise ValueError(f"{name} must be non-negative and sum to one, got {weights}")
     return weights
+
+
+def check_magnitude(a, name, limit=1e150):
+    """Refuse entries beyond ``limit`` in magnitude, whose squares would overflow in a fit.
+
+    Parameters
+    ----------
+    a : ndarray
+    name : str
+        The argument's name, for the error message.
+    limit : float, default=1e150
+        The largest magnitude accepted.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, with the advice to rescale.
+    """
+    a = as_float(a, name, allow_inf=True)
+    largest = float(np.max(np.abs(a))) if a.size else 0.0
+    if largest > limit:
+        raise ValueError(
+            f"{name} has entries of magnitude up to {largest:.3g}: beyond {limit:.0e} the sums "
+            f"of squares in the fit overflow; rescale {name} (e.g. with "
+            "sklearn.preprocessing.StandardScaler)"
+        )

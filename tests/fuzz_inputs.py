@@ -154,7 +154,7 @@ def param_specs(func):
     """{name: (type string, description)} from the numpydoc Parameters section."""
     try:
         doc = FunctionDoc(func)
-    except Exception:  # noqa: BLE001 - a docstring numpydoc cannot parse: no spec
+    except Exception:
         return {}
     specs = {}
     for param in doc["Parameters"]:

@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.utils.validation import _check_sample_weight
 
 from .._numerics import log_or_minus_inf
-from .._validation import as_float, check_array, check_simplex
+from .._validation import as_float, check_array, check_magnitude, check_simplex
 
 __all__ = []
 
@@ -56,7 +56,11 @@ def check_weights(sample_weight, n_samples):
     """None (every point counts once) or non-negative finite weights of shape (N,)."""
     if sample_weight is None:
         return None
-    return _check_sample_weight(sample_weight, np.empty((n_samples, 0)), ensure_non_negative=True)
+    sample_weight = _check_sample_weight(
+        sample_weight, np.empty((n_samples, 0)), ensure_non_negative=True
+    )
+    check_magnitude(sample_weight, "sample_weight", 1e100)
+    return sample_weight
 
 
 def weigh(gamma, sample_weight):

@@ -19,6 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .._equations import implements
+from .._validation import check_magnitude
 from .criteria import Entropy, Gini, Misclassification, SquaredError
 from .growing import grow_tree
 from .pruning import _estimator_costs, prune_to_lambda, weakest_link_path
@@ -258,6 +259,8 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         # grow on targets centred at their weighted mean: the same cuts (a shift of t changes
         # S_L²/N_L + S_R²/N_R by a constant per node) without losing the node variances to
         # cancellation in Σwt²/N_τ − y_τ² when the mean is large compared with the spread
+        check_magnitude(w, "sample_weight", 1e100)
+        check_magnitude(y, "y", 1e100)
         offset = np.dot(w, y) / w.sum()
         y = y - offset
         criterion = SquaredError()
@@ -385,6 +388,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         # also refuses negative weights and weights that are all zero
         w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        check_magnitude(w, "sample_weight", 1e100)
         criterion = _CLASS_CRITERIA[self.criterion](self.classes_.size)
         tree = self._grow(X, criterion, criterion.statistics(y_enc, w), w)
         return self._finish_fit(tree)
