@@ -306,10 +306,11 @@ def linear_experts_m_step(
     A += (l2 / beta)[:, None, None] * np.diag(ridge)
     W[alive] = solve_normal_equations(A[alive], b[alive])
     sq = R * (t[:, None] - Phi @ W.T) ** 2
+    floor = max(variance_floor, 1e-300)  # keeps β finite on an exact fit
     if precision == "shared":
-        beta[:] = 1.0 / max(sq.sum() / totals.sum(), variance_floor)
+        beta[:] = 1.0 / max(sq.sum() / totals.sum(), floor)
     else:
-        beta[alive] = 1.0 / np.maximum(sq.sum(axis=0)[alive] / totals[alive], variance_floor)
+        beta[alive] = 1.0 / np.maximum(sq.sum(axis=0)[alive] / totals[alive], floor)
     return W, beta
 
 

@@ -41,7 +41,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 settings.register_profile(
     "default",
-    max_examples=25,
+    max_examples=15,
     deadline=None,
     derandomize=True,
     database=None,
@@ -310,7 +310,16 @@ def _known_defect_reproduces(name, target, kind):
     return False
 
 
-@pytest.mark.parametrize("name, target, kind", sorted(KNOWN_DEFECTS))
+# Whether numpy warns on some extreme values depends on its version: make test-min (the
+# oldest declared versions) skips the check that the known defects are still defects.
+strict_known = pytest.mark.skipif(
+    bool(os.environ.get("PRML14_MIN_VERSIONS")),
+    reason="known defects are listed for today's versions",
+)
+
+
+@strict_known
+@pytest.mark.parametrize("name, target, kind", sorted(KNOWN_DEFECTS, key=str))
 def test_known_defects_are_still_defects(name, target, kind):
     """The list of known defects only shrinks: a fixed one must leave the list."""
     assert name in dict(FUNCTIONS), f"{name} is no longer public: remove it from {KNOWN_FILE}"
@@ -545,6 +554,7 @@ def test_fuzz_estimator(name, cls, data):
         CASES["known defects"] += 1
 
 
+@strict_known
 @pytest.mark.parametrize("name, case", sorted(KNOWN_ESTIMATOR_DEFECTS))
 def test_known_estimator_defects_are_still_defects(name, case):
     """The list of known estimator defects only shrinks."""
