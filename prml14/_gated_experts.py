@@ -19,7 +19,6 @@ from sklearn.cluster import KMeans
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
-    _check_sample_weight,
     check_array,
     check_is_fitted,
     validate_data,
@@ -27,7 +26,12 @@ from sklearn.utils.validation import (
 
 from ._em import run_em
 from ._numerics import expit
-from ._validation import binary_targets, check_magnitude, fitted_binary_targets
+from ._validation import (
+    binary_targets,
+    check_magnitude,
+    check_sample_weight,
+    fitted_binary_targets,
+)
 from .conditional_mixture import affine_features
 from .experts_core import (
     bernoulli_expert_log_density,
@@ -157,8 +161,7 @@ class BaseGatedExperts(BaseEstimator):
             )
         sw = None
         if sample_weight is not None:
-            sw = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
-            check_magnitude(sw, "sample_weight", 1e100)
+            sw = check_sample_weight(sample_weight, X)
         Phi, Phi_gate = affine_features(X), self._gate_basis(X)
         fixed = self._fixed_settings(t, sw)
         gates = [np.zeros((branching**d, Phi_gate.shape[1], branching)) for d in range(depth)]

@@ -22,6 +22,7 @@ __all__ = [
     "check_array",
     "as_float",
     "check_magnitude",
+    "check_sample_weight",
 ]
 
 
@@ -245,3 +246,38 @@ def check_magnitude(a, name, limit=1e150):
             f"of squares in the fit overflow; rescale {name} (e.g. with "
             "sklearn.preprocessing.StandardScaler)"
         )
+
+
+def check_sample_weight(sample_weight, X, *, max_magnitude=1e100, **kwargs):
+    """Sample weights for a fit: scikit-learn's ``_check_sample_weight`` with non-negative
+    weights, and, whatever the scikit-learn version, a refusal of all-zero weights and of
+    weights whose products overflow.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_samples,) or None
+        None gives unit weights.
+    X : ndarray of shape (n_samples, n_features)
+        The inputs (for the number of samples).
+    max_magnitude : float or None, default=1e100
+        The largest weight accepted (None: any finite weight, for fits that normalise them).
+    **kwargs
+        Passed on (e.g. ``dtype``).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        If a weight is negative or not finite, all are zero, or one exceeds ``max_magnitude``.
+    """
+    from sklearn.utils.validation import _check_sample_weight
+
+    sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True, **kwargs)
+    if sample_weight.size and not np.any(sample_weight > 0):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+    if max_magnitude is not None:
+        check_magnitude(sample_weight, "sample_weight", max_magnitude)
+    return sample_weight

@@ -16,7 +16,6 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import (
-    _check_sample_weight,
     check_is_fitted,
     has_fit_parameter,
     validate_data,
@@ -24,7 +23,7 @@ from sklearn.utils.validation import (
 
 from ._equations import implements
 from ._numerics import expit
-from ._validation import binary_targets, random_state_params
+from ._validation import binary_targets, check_sample_weight, random_state_params
 from .boosting import classifier_weight, normalise_log_weights, update_weights, weighted_error
 from .stumps import DecisionStump, SortedColumns
 
@@ -144,8 +143,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         template = self._learner_template()
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, t = binary_targets(y)
-        w = _check_sample_weight(
-            sample_weight, X, dtype=np.float64, ensure_non_negative=True
+        w = check_sample_weight(
+            sample_weight, X, dtype=np.float64, max_magnitude=None
         )  # not all 0
         # points of zero weight never count in (14.15) and (14.18) keeps them at zero: drop them,
         # so that they do not move the stumps' midpoint thresholds either

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils.validation import _check_sample_weight
 
 from .._numerics import log_or_minus_inf
-from .._validation import as_float, check_array, check_magnitude, check_simplex
+from .._validation import as_float, check_array, check_sample_weight, check_simplex
 
 __all__ = []
 
@@ -56,11 +55,7 @@ def check_weights(sample_weight, n_samples):
     """None (every point counts once) or non-negative finite weights of shape (N,)."""
     if sample_weight is None:
         return None
-    sample_weight = _check_sample_weight(
-        sample_weight, np.empty((n_samples, 0)), ensure_non_negative=True
-    )
-    check_magnitude(sample_weight, "sample_weight", 1e100)
-    return sample_weight
+    return check_sample_weight(sample_weight, np.empty((n_samples, 0)))
 
 
 def weigh(gamma, sample_weight):

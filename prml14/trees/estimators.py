@@ -16,10 +16,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._equations import implements
-from .._validation import check_magnitude
+from .._validation import check_magnitude, check_sample_weight
 from .criteria import Entropy, Gini, Misclassification, SquaredError
 from .growing import grow_tree
 from .pruning import _estimator_costs, prune_to_lambda, weakest_link_path
@@ -255,7 +255,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_all_finite=True)
         y = np.asarray(y, dtype=np.float64)
         # also refuses negative weights and weights that are all zero
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        w = check_sample_weight(sample_weight, X, dtype=np.float64)
         # grow on targets centred at their weighted mean: the same cuts (a shift of t changes
         # S_L²/N_L + S_R²/N_R by a constant per node) without losing the node variances to
         # cancellation in Σwt²/N_τ − y_τ² when the mean is large compared with the spread
@@ -387,7 +387,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         # also refuses negative weights and weights that are all zero
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        w = check_sample_weight(sample_weight, X, dtype=np.float64)
         check_magnitude(w, "sample_weight", 1e100)
         criterion = _CLASS_CRITERIA[self.criterion](self.classes_.size)
         tree = self._grow(X, criterion, criterion.statistics(y_enc, w), w)
