@@ -41,14 +41,14 @@ from sklearn.exceptions import ConvergenceWarning
 
 settings.register_profile(
     "default",
-    max_examples=15,
+    max_examples=50,
     deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
-    "fuzz", max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "fuzz", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
