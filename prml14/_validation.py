@@ -203,7 +203,7 @@ def check_simplex(weights, n_components=None, name="weights"):
     ValueError
         Naming ``name``, if a condition fails (the sum may differ from one by 1e-8).
     """
-    weights = np.asarray(weights, dtype=float)
+    weights = as_float(weights, name)
     if weights.ndim != 1 or weights.size == 0:
         raise ValueError(
             f"{name} must be a non-empty 1-D array of mixing coefficients, "
