@@ -85,6 +85,11 @@ def main(argv=None):
     with threadpool_limits(1):
         for script in scripts:
             module = importlib.import_module(script.stem)
+            if not callable(getattr(module, "benchmark", None)):
+                raise SystemExit(
+                    f"{script.name} defines no benchmark(quick=False) returning rows: see "
+                    "CONTRIBUTING.md, Benchmarks"
+                )
             print(f"== {script.name}", flush=True)
             for row in module.benchmark(quick=args.quick):
                 rows.append({"benchmark": script.stem.removeprefix("bench_"), **row})
