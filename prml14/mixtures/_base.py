@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._numerics import log_or_minus_inf
-from .._validation import as_float, check_array, check_sample_weight, check_simplex
+from .._validation import (
+    as_float,
+    check_array,
+    check_magnitude,
+    check_sample_weight,
+    check_simplex,
+)
 
 __all__ = []
 
@@ -23,6 +29,8 @@ def check_data(Phi, t):
     t = check_array(t, ensure_2d=False, dtype=np.float64, input_name="t")
     if t.shape != (Phi.shape[0],):
         raise ValueError(f"t must have shape (n_samples,) = ({Phi.shape[0]},), got {t.shape}")
+    check_magnitude(Phi, "Phi")  # squares beyond 1e300 overflow in the densities and solvers
+    check_magnitude(t, "t")
     return Phi, t
 
 
