@@ -12,7 +12,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 BOOK_PAGES := $(wildcard book/*.md)
 NOTEBOOKS  := $(shell grep -l '^  formats: md:myst,ipynb' $(BOOK_PAGES))
 
-.PHONY: install book test lint format unit nbval book-check notebooks generated bench clean \
+.PHONY: install book test lint format unit nbval book-check browser pdf notebooks generated bench clean \
 	fuzz test-min
 
 $(STAMP): pyproject.toml
@@ -32,8 +32,8 @@ book: generated
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "The book is in _build/html/index.html"
 
-## test: everything CI checks
-test: lint unit nbval book-check
+## test: everything CI checks (the browser test loads the book that book-check built)
+test: lint unit nbval book-check browser
 
 # Lint: the package, tests, tools, benchmarks and the code cells of the pages (ruff reads the
 # paired .ipynb; book/ruff.toml narrows their lines to the 88 characters of the content column).
@@ -62,6 +62,21 @@ nbval: $(STAMP)
 book-check: $(STAMP)
 	rm -rf _build/.jupyter_cache _build/jupyter_execute
 	$(BIN)/jupyter-book build . -W -n --keep-going
+
+# The browser test serves MathJax 3 from a local copy (PyPI's django-static-mathjax ships it).
+MATHJAX_STAMP := $(VENV)/.mathjax-stamp
+$(MATHJAX_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet 'django-static-mathjax==3.2.2.1'
+	touch $(MATHJAX_STAMP)
+
+## browser: load every page of the built book in headless Chromium (needs chromium, chromium-driver)
+browser: book-check $(MATHJAX_STAMP)
+	PRML14_BROWSER=1 $(BIN)/python -m pytest -p no:cacheprovider -v -s tests/test_browser.py
+
+## pdf: the whole book as one PDF, _build/latex/book.pdf (LaTeX builder; TeX packages: see README)
+pdf: generated
+	$(BIN)/jupyter-book build . --builder pdflatex
+	@echo "The PDF is in _build/latex/book.pdf"
 
 ## notebooks: update each paired .ipynb from its .md (the source; cell ids kept) and execute it
 notebooks: $(STAMP)

@@ -1,10 +1,14 @@
-"""AdaBoost for two classes (PRML Section 14.3): the estimator built from :mod:`prml14.boosting`.
+"""AdaBoost (PRML Section 14.3) and its K-class form SAMME: the estimator built from
+:mod:`prml14.boosting`.
 
 :class:`AdaBoostClassifier` fits one weak learner per round and composes the tagged core
 functions into the round, as scikit-learn's ``_weight_boosting`` does: the weighted error
 (14.15)/(14.16), the classifier weight (14.17) and the weight update (14.18); it predicts with
-the sign (14.19) of the additive model (14.21). Its default weak learner is
-:class:`prml14.stumps.DecisionStump`, fitted on columns sorted once for all rounds.
+the sign (14.19) of the additive model (14.21). Its default weak learner for two classes is
+:class:`prml14.stumps.DecisionStump`, fitted on columns sorted once for all rounds. For K > 2
+classes it runs SAMME (Zhu, Zou, Rosset and Hastie, 2009): the classifier weight (B.8) and the
+class scores (B.9), with a depth-1 :class:`prml14.trees.DecisionTreeClassifier` as default
+learner (the stump is a two-class learner: it outputs ±1).
 """
 
 from __future__ import annotations
@@ -13,8 +17,9 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, get_tags
 from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     check_is_fitted,
     has_fit_parameter,
@@ -22,10 +27,17 @@ from sklearn.utils.validation import (
 )
 
 from ._equations import implements
-from ._numerics import expit
+from ._numerics import expit, softmax
 from ._validation import binary_targets, check_sample_weight, random_state_params
-from .boosting import classifier_weight, normalise_log_weights, update_weights, weighted_error
+from .boosting import (
+    normalise_log_weights,
+    samme_classifier_weight,
+    samme_scores,
+    update_weights,
+    weighted_error,
+)
 from .stumps import DecisionStump, SortedColumns
+from .trees import DecisionTreeClassifier
 
 __all__ = ["AdaBoostClassifier"]
 
@@ -44,20 +56,27 @@ def _reseed(estimator, rng):
     return estimator
 
 
-@implements("14.15", "14.16", "14.17", "14.18", "14.19", "14.21")
+@implements("14.15", "14.16", "14.17", "14.18", "14.19", "14.21", "B.8", "B.9")
 class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
-    """AdaBoost for two classes, as in PRML Section 14.3 (equivalent to SAMME with K = 2).
+    """AdaBoost as in PRML Section 14.3 for two classes, and SAMME for K > 2 classes.
 
     Round m fits the weak learner to the weights w^{(m)} (minimising (14.15)), computes ε_m
     (14.16) and α_m (14.17), and re-weights the data with (14.18). The committee predicts with
     the sign (14.19) of f_M(x) = ½ Σ_m α_m y_m(x) (14.21).
 
+    With K > 2 classes the round is SAMME's: the same ε_m and weight update (14.18), the weight
+    α_m = ln{(1 − ε_m)/ε_m} + ln(K − 1) (B.8), and the prediction argmax_k g_k(x) of the class
+    scores g_k(x) = Σ_m α_m {I(y_m(x) = k) − 1/K} (B.9). For K = 2 the added ln(K − 1) is 0,
+    and two-class fits are exactly PRML's algorithm.
+
     Parameters
     ----------
     estimator : classifier or None, default=None
         The weak learner; its ``fit`` must accept ``sample_weight``. ``None`` means
-        :class:`~prml14.DecisionStump`, which is fitted on columns sorted once for all rounds.
-        It is trained on the targets coded as t ∈ {−1.0, +1.0}.
+        :class:`~prml14.DecisionStump` for two classes (fitted on columns sorted once for all
+        rounds) and a depth-1 :class:`~prml14.trees.DecisionTreeClassifier` (Gini) for K > 2.
+        It is trained on the targets coded as t ∈ {−1.0, +1.0} for two classes, and as the
+        class indices 0, ..., K − 1 for K > 2.
     n_estimators : int, default=50
         The maximal number of rounds M.
     random_state : int, RandomState instance or None, default=None
@@ -67,15 +86,16 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-        ``classes_[0]`` is coded t = −1, ``classes_[1]`` is t = +1.
+    classes_ : ndarray of shape (n_classes,)
+        For two classes ``classes_[0]`` is coded t = −1, ``classes_[1]`` is t = +1.
     estimators_ : list of fitted learners, one per completed round.
     estimator_weights_ : ndarray of shape (n_rounds,)
         α_m. (Unlike scikit-learn, the arrays hold only the rounds actually run.)
     estimator_errors_ : ndarray of shape (n_rounds,)
         ε_m.
     stop_reason_ : str
-        ``"n_estimators"``, ``"perfect"`` (ε_m = 0) or ``"no better than chance"`` (ε_m ≥ ½).
+        ``"n_estimators"``, ``"perfect"`` (ε_m = 0) or ``"no better than chance"``
+        (ε_m ≥ 1 − 1/K, i.e. ε_m ≥ ½ for two classes).
     sample_weights_ : ndarray of shape (n_rounds, n_samples)
         Only with ``store_weights=True``: w^{(m)}, normalised to sum to one.
     n_features_in_ : int
@@ -88,14 +108,16 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
       i.e. the committee becomes that learner. We keep the learner, use the finite weight
       α_m = 1 + Σ_{l<m} α_l — large enough that sign(Σ_l α_l y_l) equals y_m everywhere, the
       limit α_m → ∞ — and stop (in round 1 this is α_1 = 1, as scikit-learn uses).
-    * ε_m ≥ ½: the learner is no better than chance, α_m ≤ 0. The learner is discarded and
-      boosting stops; in round 1 a ``ValueError`` is raised because there is no committee.
-      ε_m within 1e-12 of ½ counts as chance too: it is ½ up to rounding (α_m ≈ 1e-16), which
-      happens when no learner beats the previous one under its re-weighted data.
+    * ε_m ≥ 1 − 1/K (½ for two classes): the learner is no better than chance, α_m ≤ 0. The
+      learner is discarded and boosting stops; in round 1 a ``ValueError`` is raised because
+      there is no committee. ε_m within 1e-12 of the bound counts as chance too: it equals it up
+      to rounding (α_m ≈ 1e-16), which happens when no learner beats the previous one under its
+      re-weighted data.
 
     The weights are kept as logarithms and renormalised every round, so thousands of rounds
-    neither overflow nor underflow. Ties f_M(x) = 0 are predicted as ``classes_[0]``.
-    ``predict_proba`` returns σ(2 f_M(x)), the inverse of (14.28).
+    neither overflow nor underflow. Ties f_M(x) = 0 are predicted as ``classes_[0]`` (for
+    K > 2, ties of the scores go to the first class). ``predict_proba`` returns σ(2 f_M(x)), the
+    inverse of (14.28), and for K > 2 softmax(g(x)), which is the same formula at K = 2.
     """
 
     _parameter_constraints = {
@@ -111,9 +133,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.store_weights = store_weights
 
-    def _learner_template(self):
+    def _learner_template(self, n_classes=2):
         if self.estimator is None:
-            return DecisionStump()
+            return DecisionStump() if n_classes == 2 else DecisionTreeClassifier(max_depth=1)
         if not has_fit_parameter(self.estimator, "sample_weight"):
             raise ValueError(
                 "estimator must accept sample_weight in fit; "
@@ -140,9 +162,20 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         AdaBoostClassifier
             The fitted committee.
         """
-        template = self._learner_template()
         X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, t = binary_targets(y)
+        check_classification_targets(y)
+        classes, y_index = np.unique(y, return_inverse=True)
+        n_classes = classes.size
+        if n_classes < 2:
+            raise ValueError(
+                f"y must contain at least two classes, got {n_classes} class: {classes.tolist()}"
+            )
+        if n_classes == 2:
+            template = self._learner_template()
+            self.classes_, t = binary_targets(y)
+        else:  # SAMME: the weak learners are trained on the class indices
+            template = self._learner_template(n_classes)
+            self.classes_, t = classes, y_index.reshape(-1).astype(np.intp)
         w = check_sample_weight(
             sample_weight, X, dtype=np.float64, max_magnitude=None
         )  # not all 0
@@ -153,7 +186,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             X, t, w = X[keep], t[keep], w[keep]
         w, log_w = normalise_log_weights(np.log(w))
         rng = check_random_state(self.random_state)
-        stumps = type(template) is DecisionStump
+        stumps = type(template) is DecisionStump and n_classes == 2
         columns = SortedColumns(X) if stumps else None
 
         learners, alphas, errors, history = [], [], [], []
@@ -162,14 +195,14 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             if self.store_weights:
                 history.append(w)
             learner, alpha, eps, log_w = self._boost(
-                X, t, w, log_w, template, columns, rng, sum(alphas)
+                X, t, w, log_w, template, columns, rng, sum(alphas), n_classes
             )
-            if learner is None:  # ε_m ≥ ½
+            if learner is None:  # ε_m ≥ 1 − 1/K
                 if m == 0:
                     raise ValueError(
                         "the first weak learner is no better than chance (weighted error "
-                        f"{eps:.3g} >= 0.5); AdaBoost cannot build a committee. Use a stronger "
-                        "estimator."
+                        f"{eps:.3g} >= {1 - 1 / n_classes:.3g}); AdaBoost cannot build a "
+                        "committee. Use a stronger estimator."
                     )
                 self.stop_reason_ = "no better than chance"
                 if self.store_weights:
@@ -195,14 +228,14 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         self._stump_table_ = self._tabulate_stumps() if stumps else None
         return self
 
-    def _boost(self, X, t, w, log_w, template, columns, rng, alpha_sum):
-        """One round: fit y_m to w^{(m)}, then (14.16), (14.17) and (14.18).
+    def _boost(self, X, t, w, log_w, template, columns, rng, alpha_sum, n_classes):
+        """One round: fit y_m to w^{(m)}, then (14.16), (14.17) (or (B.8)) and (14.18).
 
         Parameters
         ----------
         X : ndarray of shape (n_samples, n_features)
         t : ndarray of shape (n_samples,)
-            Targets in {−1, +1}.
+            Targets in {−1, +1} (two classes) or class indices (K > 2).
         w, log_w : ndarray of shape (n_samples,)
             w^{(m)}, normalised to sum to one, and its logarithm.
         template : classifier
@@ -212,12 +245,14 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         rng : RandomState
         alpha_sum : float
             Σ_{l<m} α_l, for the weight of a perfect learner.
+        n_classes : int
+            K.
 
         Returns
         -------
-        learner : fitted learner, or None when ε_m ≥ ½ up to rounding (boosting stops)
+        learner : fitted learner, or None when ε_m ≥ 1 − 1/K up to rounding (boosting stops)
         alpha : float
-            α_m (14.17); 1 + Σ_{l<m} α_l when ε_m = 0.
+            α_m (14.17), for K > 2 (B.8); 1 + Σ_{l<m} α_l when ε_m = 0.
         eps : float
             ε_m (14.16).
         log_w : ndarray
@@ -233,11 +268,12 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             y_m = np.asarray(learner.predict(X), dtype=float)
         miss = y_m != t
         eps = weighted_error(w, miss)  # (14.16), from (14.15)
-        if eps >= 0.5 - _CHANCE_TOLERANCE:
+        if eps >= 1.0 - 1.0 / n_classes - _CHANCE_TOLERANCE:
             return None, None, eps, log_w
         if eps == 0:
             return learner, 1.0 + alpha_sum, eps, log_w
-        alpha = float(classifier_weight(eps))  # (14.17)
+        # (14.17) plus ln(K − 1), which is 0.0 exactly for K = 2: (B.8)
+        alpha = float(samme_classifier_weight(eps, n_classes))
         return learner, alpha, eps, update_weights(log_w, alpha, miss, log=True)  # (14.18)
 
     # --- prediction -----------------------------------------------------------------------
@@ -257,7 +293,16 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             table[int(j)] = (threshold[idx], np.concatenate([[0.0], np.cumsum(jump[idx])]))
         return base, table
 
+    def _member_classes(self, X):
+        """The class indices y_m(x) of every member, shape (n_samples, n_rounds) (K > 2)."""
+        return np.column_stack(
+            [np.asarray(learner.predict(X)).astype(np.intp) for learner in self.estimators_]
+        )
+
     def _decision(self, X):
+        if self.classes_.size > 2:  # (B.9)
+            K = self.classes_.size
+            return samme_scores(self._member_classes(X), self.estimator_weights_, K)
         if self._stump_table_ is not None:
             base, table = self._stump_table_
             f = np.full(X.shape[0], base)
@@ -276,8 +321,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """f_M(x) = ½ Σ_m α_m y_m(x), the additive model (14.21); positive means ``classes_[1]``.
 
-        Computed without an (n_samples, n_rounds) array: stumps are tabulated per feature and
-        looked up with a binary search; other learners are accumulated one at a time.
+        Two classes: computed without an (n_samples, n_rounds) array: stumps are tabulated per
+        feature and looked up with a binary search; other learners are accumulated one at a
+        time. K > 2 classes: the SAMME scores g_k(x) (B.9), one column per class.
 
         Parameters
         ----------
@@ -286,8 +332,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples,)
-            f_M(x) at each input.
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            f_M(x) at each input (two classes), or g_k(x) (K > 2).
         """
         return self._decision(self._check_X(X))
 
@@ -301,10 +347,18 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
         Yields
         ------
-        ndarray of shape (n_samples,)
-            f_m(x) at each input, for m = 1, ..., M in turn.
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            f_m(x) at each input, for m = 1, ..., M in turn (for K > 2 the scores (B.9)).
         """
         X = self._check_X(X)
+        if self.classes_.size > 2:
+            K = self.classes_.size
+            g = np.zeros((X.shape[0], K))
+            for alpha, learner in zip(self.estimator_weights_, self.estimators_, strict=True):
+                y_m = np.asarray(learner.predict(X)).astype(np.intp)
+                g = g + samme_scores(y_m[:, None], [alpha], K)
+                yield g
+            return
         f = np.zeros(X.shape[0])
         for alpha, learner in zip(self.estimator_weights_, self.estimators_, strict=True):
             y_m = learner._decision(X) if self._stump_table_ is not None else learner.predict(X)
@@ -324,8 +378,10 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
             The predicted labels, from ``classes_``.
         """
-        positive = self.decision_function(X) > 0
-        return self.classes_[positive.astype(int)]
+        f = self.decision_function(X)
+        if f.ndim == 2:
+            return self.classes_[np.argmax(f, axis=1)]
+        return self.classes_[(f > 0).astype(int)]
 
     def staged_predict(self, X):
         """The committee's classes after each round m = 1, ..., M.
@@ -341,10 +397,15 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             The predicted labels after round m, for m = 1, ..., M in turn.
         """
         for f in self.staged_decision_function(X):
-            yield self.classes_[(f > 0).astype(int)]
+            if f.ndim == 2:
+                yield self.classes_[np.argmax(f, axis=1)]
+            else:
+                yield self.classes_[(f > 0).astype(int)]
 
     def predict_proba(self, X):
         """p(t = +1 | x) = σ(2 f_M(x)), inverting (14.28) (Friedman, Hastie and Tibshirani, 2000).
+
+        For K > 2 classes, softmax(g(x)) of the scores (B.9); at K = 2 this is σ(2 f_M(x)).
 
         Parameters
         ----------
@@ -356,10 +417,16 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, 2)
             Columns in the order of ``classes_``.
         """
-        p = expit(2.0 * self.decision_function(X))
+        f = self.decision_function(X)
+        if f.ndim == 2:
+            return softmax(f, axis=1)
+        p = expit(2.0 * f)
         return np.column_stack([1.0 - p, p])
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        # K > 2 classes need a K-class weak learner (the default one is)
+        tags.classifier_tags.multi_class = (
+            self.estimator is None or get_tags(self.estimator).classifier_tags.multi_class
+        )
         return tags

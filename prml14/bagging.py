@@ -191,7 +191,7 @@ class _BaseBagging(BaseEstimator):
             The fitted ensemble.
         """
         X, y = validate_data(self, X, y, y_numeric=is_regressor(self))
-        self.estimator_ = self._default_estimator() if self.estimator is None else self.estimator
+        self.estimator_ = self._member_template()
         y = self._check_targets_and_estimator(y)
         use_counts = has_fit_parameter(self.estimator_, "sample_weight")
         if sample_weight is not None:
@@ -202,7 +202,7 @@ class _BaseBagging(BaseEstimator):
                 )
             sample_weight = check_sample_weight(sample_weight, X)
         rng = check_random_state(self.random_state)
-        indices = bootstrap_indices(X.shape[0], self.n_estimators, self.max_samples, rng)
+        indices = self._draw_samples(X.shape[0], rng)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(_fit_member)(
@@ -214,6 +214,14 @@ class _BaseBagging(BaseEstimator):
         if self.oob_score:
             self._set_oob(X, y)
         return self
+
+    def _member_template(self):
+        """The estimator that every member is a clone of (random forests: a randomised tree)."""
+        return self._default_estimator() if self.estimator is None else self.estimator
+
+    def _draw_samples(self, n_samples, rng):
+        """The training rows of every member, one row of indices each (the bootstrap)."""
+        return bootstrap_indices(n_samples, self.n_estimators, self.max_samples, rng)
 
     def _oob_average(self, X, member_output):
         """Average of ``member_output(estimator, X_subset)`` over each point's OOB members."""
@@ -331,8 +339,8 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         Returns
         -------
         ndarray of shape (n_samples, n_estimators)
-            Column m holds member m's predictions; :func:`committee_prediction` of it is
-            :meth:`predict`.
+            Column m holds member m's predictions;
+            :func:`~prml14.committees.committee_prediction` of it is :meth:`predict`.
         """
         X = self._validate_predict(X)
         return np.column_stack([est.predict(X) for est in self.estimators_])

@@ -97,7 +97,7 @@ def log_joint(weights, log_component_densities):
     weights : array-like of shape (n_components,)
         Mixing coefficients π_k = p(z_k = 1).
     log_component_densities : array-like of shape (..., n_components)
-        ln p(x_n | k), e.g. from :func:`gaussian_log_densities`.
+        ln p(x_n | k), e.g. from :func:`~prml14.densities.gaussian_log_densities`.
 
     Returns
     -------

@@ -19,6 +19,11 @@ indicator I_n = I(y_m(x_n) ≠ t_n) of the points the m-th learner misclassifies
 * (14.25) :func:`margin_from_mistakes`: t_n y_m(x_n) = 1 − 2 I_n
 * (14.26) :func:`exponential_weight_update_from_mistakes`: w_n ← w_n e^{−α_m/2} exp(α_m I_n)
 
+Beyond the chapter, K classes by SAMME (Zhu, Zou, Rosset and Hastie, 2009):
+
+* (B.8) :func:`samme_classifier_weight`: α_m = ln{(1 − ε_m)/ε_m} + ln(K − 1)
+* (B.9) :func:`samme_scores`: g_k(x) = Σ_m α_m {I(y_m(x) = k) − 1/K}
+
 :class:`~prml14.adaboost.AdaBoostClassifier` composes (14.15)-(14.18) into one boosting round
 (after scikit-learn's ``_weight_boosting``) and predicts with (14.19)/(14.21); it lives in
 :mod:`prml14.adaboost`.
@@ -47,6 +52,8 @@ __all__ = [
     "exponential_weight_update",
     "margin_from_mistakes",
     "exponential_weight_update_from_mistakes",
+    "samme_classifier_weight",
+    "samme_scores",
 ]
 
 
@@ -395,3 +402,63 @@ def exponential_weight_update_from_mistakes(w, alpha, miss):
         w_n^{(m+1)}, not normalised.
     """
     return np.exp(-alpha / 2) * update_weights(w, alpha, miss)
+
+
+# --- K classes: SAMME, (B.8)-(B.9) ----------------------------------------------------
+
+
+@implements("B.8")
+def samme_classifier_weight(eps, n_classes):
+    """α_m = ln{(1 − ε_m)/ε_m} + ln(K − 1), the SAMME classifier weight (B.8).
+
+    For K = 2 the extra term is ln 1 = 0 exactly, and this is (14.17). A learner helps as long as
+    ε_m < 1 − 1/K (better than guessing among K classes), where α_m > 0.
+
+    Parameters
+    ----------
+    eps : float or array-like
+        Weighted error(s) ε_m in [0, 1].
+    n_classes : int
+        The number of classes K >= 2.
+
+    Returns
+    -------
+    float or ndarray
+        α_m for each ε_m.
+    """
+    if not (isinstance(n_classes, (int, np.integer)) and n_classes >= 2):
+        raise ValueError(f"n_classes must be an integer >= 2, got {n_classes!r}")
+    return classifier_weight(eps) + np.log(n_classes - 1.0)
+
+
+@implements("B.9")
+def samme_scores(predictions, alphas, n_classes):
+    """g_k(x) = Σ_m α_m {I(y_m(x) = k) − 1/K}, the class scores of SAMME (B.9).
+
+    The scores sum to zero over k; the committee predicts argmax_k g_k(x), and softmax(g(x))
+    estimates p(k | x), the inverse of the population minimiser of the multi-class exponential
+    loss. For K = 2 with classes coded as t = 2k − 1, g_1 = −g_0 = ½ Σ_m α_m y_m(x), the additive
+    model (14.21).
+
+    Parameters
+    ----------
+    predictions : array-like of int of shape (n_samples, n_members)
+        The members' predicted class indices y_m(x_n) ∈ {0, ..., K − 1}.
+    alphas : array-like of shape (n_members,)
+        The classifier weights α_m (B.8).
+    n_classes : int
+        K.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes)
+        g_k(x_n).
+    """
+    Y, alphas = _per_member(predictions, alphas)
+    if not (isinstance(n_classes, (int, np.integer)) and n_classes >= 2):
+        raise ValueError(f"n_classes must be an integer >= 2, got {n_classes!r}")
+    if np.any((Y != np.round(Y)) | (Y < 0) | (Y >= n_classes)):
+        raise ValueError(f"predictions must be class indices in 0, ..., {n_classes - 1}")
+    k = np.arange(n_classes)
+    votes = np.stack([(Y == j) @ alphas for j in k], axis=1)
+    return votes - alphas.sum() / n_classes

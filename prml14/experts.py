@@ -93,9 +93,9 @@ class MixtureOfExpertsRegressor(LinearExpertsMixin, OneGateMixin, BaseGatedExper
         β_k (all equal with ``precision="shared"``).
     responsibilities_ : ndarray of shape (n_samples, n_components)
         γ_nk after the last iteration.
-    log_likelihood_history_ : ndarray of shape (n_iter_ + 1,)
+    log_likelihood_history_ : ndarray of shape (n_iter + 1,)
         Σ_n s_n ln p(t_n | x_n) after the first M-step and after each EM iteration.
-    objective_history_ : ndarray of shape (n_iter_ + 1,)
+    objective_history_ : ndarray of shape (n_iter + 1,)
         The same minus the ridge penalties: the quantity EM never decreases.
     lower_bound_ : float
         The final objective, ``objective_history_[-1]``.

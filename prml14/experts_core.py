@@ -255,7 +255,7 @@ def linear_experts_m_step(
 
     * w_k solves the weighted normal equations (14.42) plus the ridge, (Φᵀ R_k Φ + (l2/β_k) I′)
       w_k = Φᵀ R_k t (I′ leaves the bias unpenalised; R_k = diag(r_k) is never formed), all
-      experts at once (:func:`prml14.mixtures.weighted_normal_equations`);
+      experts at once (:func:`prml14.mixtures.linear.weighted_normal_equations`);
     * then 1/β_k = Σ_n r_nk (t_n − w_kᵀφ_n)² / Σ_n r_nk (``precision="per_component"``), or one
       β shared by all experts, 1/β = Σ_n Σ_k r_nk (t_n − w_kᵀφ_n)² / Σ_n s_n, which is (14.44)
       (``precision="shared"``).

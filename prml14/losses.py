@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
-from ._numerics import expit, log_expit
+from ._numerics import expit, log_expit, logsumexp_last
 from ._validation import as_float
 
 __all__ = [
@@ -48,6 +48,11 @@ __all__ = [
     "squared_error_hessian",
     "absolute_error",
     "absolute_error_gradient",
+    "huber_loss",
+    "huber_loss_gradient",
+    "multinomial_log_loss",
+    "multinomial_log_loss_gradient",
+    "multinomial_log_loss_hessian",
     "expected_exponential_loss",
     "exponential_risk_minimiser",
     "MARGIN_LOSSES",
@@ -297,6 +302,129 @@ def absolute_error_gradient(r):
         sign(r), elementwise.
     """
     return np.sign(_as_float(r, "r"))
+
+
+def _check_delta(delta):
+    if not (np.isscalar(delta) and np.isfinite(delta) and delta > 0):
+        raise ValueError(f"delta must be a finite number > 0, got {delta!r}")
+    return float(delta)
+
+
+def huber_loss(r, delta):
+    """Huber's loss of the residual r: ½ r² for abs(r) <= δ, δ (abs(r) − ½ δ) beyond.
+
+    Quadratic near zero like the squared error, linear in the tails like the absolute error;
+    its derivative is continuous.
+
+    Parameters
+    ----------
+    r : array-like
+        Residuals r = y − t.
+    delta : float > 0
+        Where the quadratic part ends.
+
+    Returns
+    -------
+    ndarray
+        The loss, elementwise.
+    """
+    r, delta = _as_float(r, "r"), _check_delta(delta)
+    a = np.abs(r)
+    return np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
+
+
+def huber_loss_gradient(r, delta):
+    """d/dr of Huber's loss: r clipped to [−δ, δ].
+
+    Parameters
+    ----------
+    r : array-like
+        Residuals r = y − t.
+    delta : float > 0
+        Where the quadratic part ends.
+
+    Returns
+    -------
+    ndarray
+        clip(r, −δ, δ), elementwise.
+    """
+    return np.clip(_as_float(r, "r"), -_check_delta(delta), _check_delta(delta))
+
+
+def _check_one_hot(T, F):
+    T, F = _as_float(T, "T"), _as_float(F, "F")
+    if T.ndim != 2 or T.shape != F.shape:
+        raise ValueError(
+            f"T and F must be 2-D arrays of the same shape (n_samples, n_classes), got "
+            f"{T.shape} and {F.shape}"
+        )
+    return T, F
+
+
+def multinomial_log_loss(T, F):
+    """The multinomial log-loss −Σ_k t_k ln p_k of each sample, p = softmax(F).
+
+    Parameters
+    ----------
+    T : array-like of shape (n_samples, n_classes)
+        One-hot targets (rows of non-negative numbers summing to one also work).
+    F : array-like of shape (n_samples, n_classes)
+        Raw scores f_k(x_n).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        The loss of every sample.
+    """
+    T, F = _check_one_hot(T, F)
+    return logsumexp_last(F) - np.sum(T * F, axis=1)
+
+
+def _softmax(F):
+    E = np.exp(F - F.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def multinomial_log_loss_gradient(T, F):
+    """∂/∂f_k of the multinomial log-loss: p_k − t_k.
+
+    Parameters
+    ----------
+    T : array-like of shape (n_samples, n_classes)
+        One-hot targets.
+    F : array-like of shape (n_samples, n_classes)
+        Raw scores.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes)
+        p − T.
+    """
+    T, F = _check_one_hot(T, F)
+    return _softmax(F) - T
+
+
+def multinomial_log_loss_hessian(T, F):
+    """The diagonal ∂²/∂f_k² of the multinomial log-loss: p_k (1 − p_k).
+
+    The full Hessian of a sample is diag(p) − p pᵀ; boosting with one tree per class uses its
+    diagonal.
+
+    Parameters
+    ----------
+    T : array-like of shape (n_samples, n_classes)
+        One-hot targets (the Hessian does not depend on them).
+    F : array-like of shape (n_samples, n_classes)
+        Raw scores.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes)
+        p (1 − p).
+    """
+    T, F = _check_one_hot(T, F)
+    P = _softmax(F)
+    return P * (1.0 - P)
 
 
 #: name -> (value, gradient, hessian) of z = t·y; ``None`` where no useful derivative exists.

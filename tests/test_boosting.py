@@ -412,8 +412,10 @@ def test_sorted_columns_are_built_once_per_fit(monkeypatch, wavy_classes):
 
 def test_bad_input_is_rejected(wavy_classes):
     X, y = wavy_classes(20, random_state=16)
-    with pytest.raises(ValueError, match="exactly two classes"):
-        AdaBoostClassifier().fit(X, np.arange(20) % 3)
+    with pytest.raises(ValueError, match="at least two classes, got 1 class"):
+        AdaBoostClassifier().fit(X, np.zeros(20))
+    with pytest.raises(ValueError, match="Unknown label type"):
+        AdaBoostClassifier().fit(X, np.linspace(0, 1, 20))
     bad = X.copy()
     bad[0, 0] = np.nan
     with pytest.raises(ValueError, match="Input X contains NaN"):

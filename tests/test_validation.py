@@ -22,7 +22,6 @@ from prml14._validation import binary_targets, fitted_binary_targets
 
 BINARY = [
     DecisionStump(),
-    AdaBoostClassifier(n_estimators=3),
     MixtureOfLogisticRegressions(2, random_state=0, l2=1e-2),
     MixtureOfExpertsClassifier(2, random_state=0),
 ]

@@ -42,8 +42,11 @@ Degenerate cases (documented handling)
   large units are handled like any other. The normal equations do square the conditioning of Φ,
   though: an input whose mean lies more than about 10⁵ standard deviations from zero loses
   accuracy, so centre such an input first.
-* The noise variance 1/β is floored at 1e-10 × var(t) (1e-10 if t is constant), so that a
-  component fitting its points exactly cannot drive the likelihood to +∞.
+* The noise variance 1/β is floored at 1e-10 × var(t) (1e-10 if t is constant). β is shared,
+  so one component fitting its points exactly does not make the likelihood unbounded (the
+  other points' residuals keep 1/β away from zero); it grows without bound only when every
+  point lies exactly on some component's line (possible when N ≤ K × n_basis). The floor keeps
+  that case finite.
 * Logistic components on separable data: see
   :class:`~prml14.mixtures.estimators.MixtureOfLogisticRegressions` (a fixed
   penalty ``l2`` chosen by the user; with ``l2=0`` a ``ConvergenceWarning``).

@@ -10,6 +10,8 @@ Layout (one topic per module; arrows: "imports")::
     histogram    -> _nodes          bin_features and the histogram split finder
     growing      -> exact, histogram, _nodes    grow_tree: per-sample statistics -> Tree
     pruning      -> structure       cost complexity (14.31): pruning_costs, weakest-link path
+    reduced_error -> structure      reduced-error pruning on a validation set (B.28)
+    absolute                        weighted medians, absolute-error costs of all cuts (B.29)
     estimators   -> criteria, growing, pruning  DecisionTreeRegressor / DecisionTreeClassifier
     plotting     -> structure       Fig 14.5 (partition) and Fig 14.6 (diagram)
 
@@ -17,8 +19,17 @@ Layout (one topic per module; arrows: "imports")::
 from :mod:`prml14.trees.plotting` itself, so that ``import prml14`` does not load matplotlib.
 """
 
-from .criteria import Entropy, Gini, Misclassification, SecondOrder, SquaredError
+from .absolute import absolute_deviation, weighted_median
+from .criteria import (
+    AbsoluteError,
+    Entropy,
+    Gini,
+    Misclassification,
+    SecondOrder,
+    SquaredError,
+)
 from .estimators import DecisionTreeClassifier, DecisionTreeRegressor
+from .exact import SortedFeatures, sort_features
 from .growing import grow_tree
 from .histogram import BinnedFeatures, bin_features
 from .impurities import (
@@ -38,6 +49,7 @@ from .pruning import (
     pruning_costs,
     weakest_link_path,
 )
+from .reduced_error import reduced_error_prune, reduced_error_subtree, validation_node_errors
 from .structure import TREE_LEAF, Tree
 
 __all__ = [
@@ -58,6 +70,8 @@ __all__ = [
     "grow_tree",
     "BinnedFeatures",
     "bin_features",
+    "SortedFeatures",
+    "sort_features",
     "DecisionTreeRegressor",
     "DecisionTreeClassifier",
     "pruning_costs",
@@ -66,4 +80,10 @@ __all__ = [
     "weakest_link_path",
     "prune_to_lambda",
     "cross_validate_ccp_lambda",
+    "AbsoluteError",
+    "weighted_median",
+    "absolute_deviation",
+    "validation_node_errors",
+    "reduced_error_subtree",
+    "reduced_error_prune",
 ]

@@ -6,15 +6,19 @@ which the criterion gives the node weight N_τ, the leaf value, the impurity per
 (through the tagged functions of :mod:`prml14.trees.impurities`, vectorised over nodes) and,
 for a cut, a split score that is largest where N_L Q_L + N_R Q_R is smallest:
 
-=========================  ==========================  ========================================
-criterion                  statistics of sample n      node impurity N_τ Q_τ
-=========================  ==========================  ========================================
-:class:`SquaredError`      (w, w t, w t²)              Σ w (t − y_τ)², (14.30)
-:class:`Gini`              w · one-hot(t) (K columns)  N_τ Σ_k p_τk (1 − p_τk), (14.33)
-:class:`Entropy`           w · one-hot(t)              −N_τ Σ_k p_τk ln p_τk, (14.32)
-:class:`Misclassification` w · one-hot(t)              N_τ (1 − max_k p_τk)
-:class:`SecondOrder`       (g, h)                      −½ G²/(H + λ)   (N_τ = H)
-=========================  ==========================  ========================================
+===========================  ==========================  ========================================
+criterion                    statistics of sample n      node impurity N_τ Q_τ
+===========================  ==========================  ========================================
+:class:`SquaredError`        (w, w t, w t²)              Σ w (t − y_τ)², (14.30)
+:class:`Gini`                w · one-hot(t) (K columns)  N_τ Σ_k p_τk (1 − p_τk), (14.33)
+:class:`Entropy`             w · one-hot(t)              −N_τ Σ_k p_τk ln p_τk, (14.32)
+:class:`Misclassification`   w · one-hot(t)              N_τ (1 − max_k p_τk)
+:class:`SecondOrder`         (g, h)                      −½ G²/(H + λ)   (N_τ = H)
+:class:`AbsoluteError`       (w, t)                      Σ w |t − ỹ_τ|, ỹ_τ the weighted median
+===========================  ==========================  ========================================
+
+:class:`AbsoluteError` (``sample_based = True``) is not a sum criterion: the exact finder asks it
+for node "sums" and cut scores computed from the samples (:mod:`prml14.trees.absolute`).
 
 The squared error is the special case g = −w t, h = w, λ = γ = 0 of the second-order
 criterion: −½ G²/H = −½ (Σ w t)²/Σ w differs from ½ × (14.30) by ½ Σ w t², a constant of the
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .absolute import segment_statistics, split_costs
 from .impurities import (
     _sum_of_squares_from_sums,
     _xlogx,
@@ -34,7 +39,14 @@ from .impurities import (
     second_order_leaf_value,
 )
 
-__all__ = ["SquaredError", "Gini", "Entropy", "Misclassification", "SecondOrder"]
+__all__ = [
+    "SquaredError",
+    "Gini",
+    "Entropy",
+    "Misclassification",
+    "SecondOrder",
+    "AbsoluteError",
+]
 
 _EPSILON = np.finfo(np.float64).eps
 # a second-order split is made only if it lowers the objective by more than this (xgboost's
@@ -51,6 +63,7 @@ class _Criterion:
 
     weight_channel = None
     score_channels = ()
+    sample_based = False
 
     def node_weight(self, sums):
         """The weight N_τ of each node.
@@ -485,3 +498,102 @@ class SecondOrder(_Criterion):
             True for the nodes that may be cut.
         """
         return np.ones(np.shape(impurity), dtype=bool)
+
+
+class AbsoluteError(_Criterion):
+    """The absolute-error criterion of regression trees, (B.29): weighted-median leaves.
+
+    Statistics of a sample: (w, t). A node's "sums" are (N_τ, ỹ_τ, Σ w |t − ỹ_τ|), with ỹ_τ the
+    weighted median (:func:`~prml14.trees.absolute.weighted_median`); its impurity per unit
+    weight is the mean absolute deviation, and the split score of a cut is
+    −(Σ_L w |t − ỹ_L| + Σ_R w |t − ỹ_R|), computed exactly for every cut by
+    :func:`~prml14.trees.absolute.split_costs` (exact finder only).
+    """
+
+    name = "absolute_error"
+    n_stats = 2
+    weight_channel = 0
+    score_channels = ()
+    sample_based = True
+
+    def statistics(self, t, sample_weight):
+        """Per-sample statistics (w, t).
+
+        Parameters
+        ----------
+        t, sample_weight : ndarray of shape (n_samples,)
+            Targets and non-negative weights.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            One row of statistics per sample.
+        """
+        return np.column_stack([sample_weight, t])
+
+    def segment_sums(self, stats, samples, starts):
+        """(N_τ, ỹ_τ, Σ w |t − ỹ_τ|) of consecutive segments of ``samples``.
+
+        Parameters
+        ----------
+        stats : ndarray of shape (2, n_samples)
+            The weights and targets of all samples.
+        samples, starts : ndarray of int
+            Sample indices, segment after segment, and where each segment starts.
+
+        Returns
+        -------
+        ndarray of shape (3, n_segments)
+            The node "sums" the other methods read.
+        """
+        return segment_statistics(stats, samples, starts)
+
+    def segment_split_scores(self, stats, order, seg_start, seg_len, seg_id):
+        """−(cost of the left child + cost of the right child) of every cut, shape (D, n).
+
+        Parameters
+        ----------
+        stats : ndarray of shape (2, n_samples)
+            The weights and targets of all samples.
+        order : ndarray of int of shape (n_features, n)
+            Every feature's order of the working samples, node segment after node segment.
+        seg_start, seg_len, seg_id : ndarray of int
+            Where each node's segment starts, its length, and the segment of every position.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n)
+            The score of the cut after every position: larger is better.
+        """
+        left, right = split_costs(stats, order, seg_start, seg_len, seg_id)
+        return -(left + right)
+
+    def node_value(self, sums):
+        """The weighted medians ỹ_τ, shape (n_nodes, 1).
+
+        Parameters
+        ----------
+        sums : ndarray of shape (3, n_nodes)
+            (N_τ, ỹ_τ, Σ w |t − ỹ_τ|) of each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes, 1)
+            ỹ_τ.
+        """
+        return sums[1][:, None]
+
+    def node_impurity(self, sums):
+        """The mean absolute deviation Σ w |t − ỹ_τ| / N_τ of each node.
+
+        Parameters
+        ----------
+        sums : ndarray of shape (3, n_nodes)
+            (N_τ, ỹ_τ, Σ w |t − ỹ_τ|) of each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,)
+            Q_τ of each node.
+        """
+        return sums[2] / sums[0]

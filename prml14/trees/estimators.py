@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._equations import implements
 from .._validation import check_magnitude, check_sample_weight
-from .criteria import Entropy, Gini, Misclassification, SquaredError
+from .criteria import AbsoluteError, Entropy, Gini, Misclassification, SquaredError
 from .growing import grow_tree
 from .pruning import _estimator_costs, prune_to_lambda, weakest_link_path
 from .structure import TREE_LEAF
@@ -173,6 +173,11 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
 
     Parameters
     ----------
+    criterion : {"squared_error", "absolute_error"}, default="squared_error"
+        The node cost: the sum of squares (14.30) with mean leaves (14.29), or the sum of
+        absolute deviations (B.29) with weighted-median leaves
+        (:class:`~prml14.trees.criteria.AbsoluteError`; exact splitter only; its node impurity
+        is the mean absolute deviation, which cost-complexity pruning then uses).
     max_depth : int or None, default=None
         The largest depth of a leaf (None: grow until the leaves are pure).
     min_samples_split : int >= 2, default=2
@@ -207,11 +212,15 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         The number of input features.
     """
 
-    _parameter_constraints = dict(_BaseTree._parameter_constraints)
+    _parameter_constraints = {
+        **_BaseTree._parameter_constraints,
+        "criterion": [StrOptions({"squared_error", "absolute_error"})],
+    }
 
     def __init__(
         self,
         *,
+        criterion="squared_error",
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
@@ -223,6 +232,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         splitter="exact",
         max_bins=255,
     ):
+        self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -256,11 +266,16 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         y = np.asarray(y, dtype=np.float64)
         # also refuses negative weights and weights that are all zero
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
+        check_magnitude(w, "sample_weight", 1e100)
+        check_magnitude(y, "y", 1e100)
+        if self.criterion == "absolute_error":
+            if self.splitter != "exact":
+                raise ValueError("criterion='absolute_error' needs splitter='exact'")
+            criterion = AbsoluteError()
+            return self._finish_fit(self._grow(X, criterion, criterion.statistics(y, w), w))
         # grow on targets centred at their weighted mean: the same cuts (a shift of t changes
         # S_L²/N_L + S_R²/N_R by a constant per node) without losing the node variances to
         # cancellation in Σwt²/N_τ − y_τ² when the mean is large compared with the spread
-        check_magnitude(w, "sample_weight", 1e100)
-        check_magnitude(y, "y", 1e100)
         offset = np.dot(w, y) / w.sum()
         y = y - offset
         criterion = SquaredError()

@@ -10,11 +10,76 @@ between consecutive distinct values; ``x <= threshold`` goes left.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+from sklearn.utils.validation import check_array
 
 from ._nodes import _decide, _draw_features, _midpoints
 
-__all__ = []
+__all__ = ["SortedFeatures", "sort_features"]
+
+
+@dataclass
+class SortedFeatures:
+    """Features sorted once, for the exact split finder (sort once, grow many trees).
+
+    Parameters
+    ----------
+    order : ndarray of shape (n_features, n_samples), int32
+        The samples in increasing order of each feature.
+    xs : ndarray of shape (n_features, n_samples)
+        The sorted values, ``xs[j] = X[order[j], j]``.
+    """
+
+    order: np.ndarray
+    xs: np.ndarray
+
+    @property
+    def shape(self):
+        """(n_samples, n_features)."""
+        return self.order.shape[::-1]
+
+    def take(self, rows):
+        """The sorted features of the samples ``rows`` (increasing indices), renumbered 0, 1, ...
+
+        Parameters
+        ----------
+        rows : ndarray of int of shape (n_rows,)
+            Increasing sample indices.
+
+        Returns
+        -------
+        SortedFeatures
+            The same orders restricted to ``rows`` (no new sort).
+        """
+        D, N = self.order.shape
+        new_index = np.full(N, -1, dtype=np.int32)
+        new_index[rows] = np.arange(len(rows), dtype=np.int32)
+        keep = new_index[self.order] >= 0
+        order = new_index[self.order[keep]].reshape(D, len(rows))
+        return SortedFeatures(order, self.xs[keep].reshape(D, len(rows)))
+
+
+def sort_features(X):
+    """Sort every feature of X once, for growing many trees with the exact finder.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Finite inputs.
+
+    Returns
+    -------
+    SortedFeatures
+        The sorting orders and the sorted values; growing a tree from them gives the same tree
+        as growing it from X (ties between equal values may be ordered differently, and a tree
+        never cuts between equal values).
+    """
+    X = check_array(X, dtype=np.float64, input_name="X")
+    XT = np.ascontiguousarray(X.T)
+    order = np.argsort(XT, axis=1).astype(np.int32)
+    return SortedFeatures(order, np.take_along_axis(XT, order, axis=1))
 
 
 def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_features_split, rng):
@@ -26,10 +91,20 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
     crit = recorder.criterion
     N, D = X.shape
     msl, mwl = recorder.min_samples_leaf, recorder.min_weight_leaf
-    XT = np.ascontiguousarray(X.T)
-    order = np.argsort(XT, axis=1).astype(np.int32)  # ties: any order (never split between)
-    xs = np.take_along_axis(XT, order, axis=1)
-    ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
+    if isinstance(X, SortedFeatures):  # sorted once for many trees
+        order, xs = X.order, X.xs
+    else:
+        XT = np.ascontiguousarray(X.T)
+        order = np.argsort(XT, axis=1).astype(np.int32)  # ties: any order (never split between)
+        xs = np.take_along_axis(XT, order, axis=1)
+    # a sample-based criterion computes node sums and cut scores from the samples themselves
+    sample_based = getattr(crit, "sample_based", False)
+    root = (
+        crit.segment_sums(stats, np.arange(N), np.array([0]))
+        if sample_based
+        else stats.sum(axis=1)[:, None]
+    )
+    ids, splittable, imp, W = recorder.add_nodes(root, np.array([N]), 0)
     W_root = W[0]
     # the statistics summed along the sorted orders: those the split score reads, then the
     # weight (implied by the positions when all weights are equal)
@@ -66,8 +141,11 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
             WL, WR = left[n_score], right[n_score]
         else:
             WL, WR = left.sum(axis=0), right.sum(axis=0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (D, n)
+        if sample_based:
+            proxy = crit.segment_split_scores(stats, order, seg_start, seg_len, seg_id)
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (D, n)
         # no cut between equal values, nor at a segment end
         invalid = np.empty((D, n), dtype=bool)
         np.less_equal(xs[:, 1:], xs[:, :-1], out=invalid[:, :-1])
@@ -95,7 +173,10 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         bp = np.where(found, best_pos, seg_start)
         bounds = np.column_stack([seg_start, bp + 1]).ravel()
         sample = order[row, pos]
-        LR = np.add.reduceat(stats[:, sample], bounds, axis=1)
+        if sample_based:
+            LR = crit.segment_sums(stats, sample, bounds)
+        else:
+            LR = np.add.reduceat(stats[:, sample], bounds, axis=1)
         L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
         cntL = bp - seg_start + 1
         cntR = seg_len - cntL

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_consistent_length, check_scalar
 
 from .._validation import check_array
 from ._nodes import _Recorder
-from .exact import _grow_exact
+from .exact import SortedFeatures, _grow_exact
 from .histogram import BinnedFeatures, _grow_histogram, bin_features
 
 __all__ = ["grow_tree"]
@@ -48,9 +48,11 @@ def grow_tree(
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features) or BinnedFeatures
+    X : array-like of shape (n_samples, n_features), BinnedFeatures or SortedFeatures
         Finite inputs; with ``splitter="histogram"`` also features binned by
-        :func:`~prml14.trees.histogram.bin_features` (bin once, grow many trees).
+        :func:`~prml14.trees.histogram.bin_features` (bin once, grow many trees), with
+        ``splitter="exact"`` also features sorted by :func:`~prml14.trees.exact.sort_features`
+        (sort once, grow many trees).
     statistics : array-like of shape (n_samples, n_stats)
         The statistics of every sample, as made by ``criterion.statistics(...)``:
         (w, w t, w t²) for :class:`~prml14.trees.criteria.SquaredError`, w · one-hot(t) for the
@@ -87,10 +89,16 @@ def grow_tree(
     """
     if splitter not in ("exact", "histogram"):
         raise ValueError(f"splitter must be 'exact' or 'histogram', got {splitter!r}")
+    if getattr(criterion, "sample_based", False) and splitter != "exact":
+        raise ValueError(f"criterion {criterion.name!r} needs splitter='exact'")
     if isinstance(X, BinnedFeatures):
         if splitter != "histogram":
             raise ValueError("X is binned: use splitter='histogram'")
         binned, (N, D) = X, X.codes.shape
+    elif isinstance(X, SortedFeatures):
+        if splitter != "exact":
+            raise ValueError("X is sorted: use splitter='exact'")
+        N, D = X.shape
     else:
         X = check_array(X, dtype=np.float64, input_name="X")
         N, D = X.shape

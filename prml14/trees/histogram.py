@@ -57,9 +57,51 @@ class BinnedFeatures:
         return max(e.size for e in self.edges) + 1
 
     @cached_property
-    def _cells(self):
-        """The feature × bin cell of every value, ``codes + j·n_bins`` (computed once)."""
-        return self.codes.astype(np.intp) + np.arange(self.codes.shape[1]) * self.n_bins
+    def _codes_t(self):
+        """The codes feature by feature, (n_features, n_samples) (computed once)."""
+        return np.ascontiguousarray(self.codes.T)
+
+    def apply(self, tree):
+        """The leaf of every row, from the bin codes: ``Tree.apply`` for a histogram tree.
+
+        A threshold of such a tree is a bin edge, so x <= edge_b exactly when code <= b; one
+        gather of the codes per level.
+
+        Parameters
+        ----------
+        tree : prml14.trees.Tree
+            A tree grown on these bins (its thresholds are bin edges).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The node id of the leaf each row falls in.
+        """
+        inner = np.flatnonzero(~tree.is_leaf)
+        cut_bin = np.zeros(tree.node_count, dtype=np.intp)
+        for node in inner:  # a loop over the few cuts of a tree
+            cut_bin[node] = np.searchsorted(self.edges[tree.feature[node]], tree.threshold[node])
+        N = self.codes.shape[0]
+        flat = self._codes_t.ravel()  # feature-major: value (n, j) at j·N + n
+        # leaves point to themselves, so every row can take max_depth steps
+        ids = np.arange(tree.node_count)
+        leaf = tree.is_leaf
+        child = np.column_stack(
+            [np.where(leaf, ids, tree.children_left), np.where(leaf, ids, tree.children_right)]
+        ).ravel()  # child[2·node + (go right)]
+        offset = np.where(leaf, 0, tree.feature) * N  # where the node's feature starts in flat
+        node = np.zeros(N, dtype=np.intp)
+        base = np.arange(N)
+        for _ in range(tree.max_depth):
+            go_right = flat[offset[node] + base] > cut_bin[node]
+            node = child[2 * node + go_right]
+        return node
+
+    @cached_property
+    def _root_counts(self):
+        """The number of samples in every feature × bin cell, (n_features, n_bins)."""
+        B = self.n_bins
+        return np.stack([np.bincount(c, minlength=B) for c in self._codes_t]).astype(float)
 
 
 def bin_features(X, max_bins=255):
@@ -100,28 +142,38 @@ def bin_features(X, max_bins=255):
     return BinnedFeatures(codes, edges)
 
 
-def _histograms(offsets, chan, rows, local, n_nodes, n_cells, count_only):
+def _histograms(binned, chan, rows, local, n_nodes, count_only):
     """Per-node histograms (n_channels, n_nodes, n_features × n_bins) of ``chan`` over ``rows``.
 
-    ``offsets`` (N, D): feature × bin cell of every value; ``local``: node of every row
-    (``rows`` None: all the rows, in one node). The first channels are ``chan``; then the
-    counts; then (if ``count_only`` is an array) the number of positive-weight rows.
+    ``local``: the node of every row (``rows`` None: all the rows, in one node). The first
+    channels are ``chan``; then the counts; then (if ``count_only`` is an array) the number of
+    positive-weight rows. One ``np.bincount`` per feature and channel over the rows' bin codes
+    (each cell adds its rows in their order); the counts of all the rows are computed once per
+    ``binned``.
     """
-    if rows is None:
-        rows, idx = slice(None), offsets.ravel()
-    else:
-        idx = (offsets[rows] + (local * n_cells)[:, None]).ravel()
-    size = n_nodes * n_cells
-    D = offsets.shape[1]
-    out = [np.bincount(idx, weights=np.repeat(c[rows], D), minlength=size) for c in chan]
-    out.append(np.bincount(idx, minlength=size).astype(float))
+    codes_t = binned._codes_t
+    B = binned.n_bins
+    D = codes_t.shape[0]
+    n_out = len(chan) + 1 + (count_only is not None)
+    out = np.empty((n_out, n_nodes, D, B))
+    weights = [c if rows is None else c[rows] for c in chan]
     if count_only is not None:
-        out.append(np.bincount(idx, weights=np.repeat(count_only[rows], D), minlength=size))
-    return np.stack(out).reshape(len(out), n_nodes, n_cells)
+        weights.append(count_only if rows is None else count_only[rows])
+    base = None if rows is None else (local * B).astype(np.intp)
+    for j in range(D):
+        key = codes_t[j] if rows is None else codes_t[j, rows] + base
+        for i, w in enumerate(weights):
+            o = i if i < len(chan) else n_out - 1
+            out[o, :, j] = np.bincount(key, weights=w, minlength=n_nodes * B).reshape(n_nodes, B)
+        if rows is not None:
+            out[len(chan), :, j] = np.bincount(key, minlength=n_nodes * B).reshape(n_nodes, B)
+    if rows is None:
+        out[len(chan), 0] = binned._root_counts
+    return out.reshape(n_out, n_nodes, D * B)
 
 
 def _children_histograms(
-    hist, offsets, chan, rows, child, parents, cntL, cntR, kids, active, cells, positive
+    hist, binned, chan, rows, child, parents, cntL, cntR, kids, active, cells, positive
 ):
     """Histograms of the next level's nodes ``kids`` (children 2s, 2s + 1 of the ``parents``):
     the smaller child of each pair summed from its rows, the other one by subtraction."""
@@ -131,7 +183,7 @@ def _children_histograms(
     small_idx[small] = np.arange(parents.size)
     in_small = small_idx[child] >= 0
     hist_small = _histograms(
-        offsets, chan, rows[in_small], small_idx[child[in_small]], parents.size, cells, positive
+        binned, chan, rows[in_small], small_idx[child[in_small]], parents.size, positive
     )
     hist_large = hist[:, parents] - hist_small
     pair_of_kid = np.repeat(np.arange(parents.size), 2)[active]
@@ -147,9 +199,9 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     crit = recorder.criterion
     codes = binned.codes
     N, D = codes.shape
+    codes_flat = binned._codes_t.ravel()  # feature-major: value (n, j) at j·N + n
     B = binned.n_bins
     cells = D * B
-    offsets = binned._cells
     thresholds = np.full((D, max(B - 1, 1)), np.nan)
     for j, e in enumerate(binned.edges):
         thresholds[j, : e.size] = e
@@ -193,7 +245,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
 
     rows = np.arange(N)
     local = np.zeros(N, dtype=np.intp)  # active node of every row of ``rows``
-    hist = _histograms(offsets, chan, None, None, 1, cells, positive)
+    hist = _histograms(binned, chan, None, None, 1, positive)
     seg_node, seg_imp, seg_W = ids[:1], imp[:1], W[:1]
     depth = 0
     while seg_node.size:
@@ -208,16 +260,14 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
                 h = hist[:, lo:hi]
             else:  # too many nodes to keep their histograms: sum these nodes' rows
                 sel = (local >= lo) & (local < hi)
-                h = _histograms(
-                    offsets, chan, rows[sel], local[sel] - lo, hi - lo, cells, positive
-                )
+                h = _histograms(binned, chan, rows[sel], local[sel] - lo, hi - lo, positive)
             best_bin[lo:hi], seg_best[:, lo:hi] = scan(h.reshape(n_chan, hi - lo, D, B))
         seg_best = _draw_features(seg_best, n_feat, rng)  # (D, S)
         best_f = np.argmax(seg_best, axis=0)  # ties: the lowest feature index
         found = np.isfinite(seg_best[best_f, np.arange(S)])
         best_b = best_bin[np.arange(S), best_f]
         # children statistics from the rows (all statistics, not only the scanned ones)
-        goes_left = codes[rows, best_f[local]] <= best_b[local]
+        goes_left = codes_flat[best_f[local] * N + rows] <= best_b[local]
         child = 2 * local + ~goes_left
         LR = np.stack([np.bincount(child, weights=s[rows], minlength=2 * S) for s in stats])
         L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
@@ -251,7 +301,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         if hist is not None and kids.size * n_chan * cells <= _MAX_CELLS:
             hist = _children_histograms(
                 hist,
-                offsets,
+                binned,
                 chan,
                 rows,
                 child,

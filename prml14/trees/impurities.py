@@ -176,6 +176,7 @@ def misclassification_impurity(p):
     return 1.0 - p.max(axis=-1)
 
 
+@implements("B.20")
 def second_order_leaf_value(G, H, reg_lambda=0.0):
     """The leaf value v = −G / (H + λ) that minimises G v + ½ (H + λ) v².
 
@@ -197,6 +198,7 @@ def second_order_leaf_value(G, H, reg_lambda=0.0):
     return -as_float(G, "G") / (as_float(H, "H") + reg_lambda)
 
 
+@implements("B.21")
 def second_order_split_gain(G_left, H_left, G_right, H_right, reg_lambda=0.0, gamma=0.0):
     """Decrease of the second-order objective when a leaf is cut in two, minus γ.
 

@@ -177,7 +177,7 @@ def plot_partition(
                 letters[leaf],
                 ha="center",
                 va="center",
-                fontsize=12,
+                fontsize=13,
                 color=ROLE_COLORS["combined"],
                 zorder=4,
             )
@@ -205,7 +205,7 @@ def plot_partition(
                 xytext=(3, -3) if j == 0 else (3, 3),
                 ha="left",
                 va="top" if j == 0 else "bottom",
-                fontsize=9,
+                fontsize=11,
                 color=ROLE_COLORS["highlight"],
                 zorder=4,
             )
@@ -280,7 +280,7 @@ def plot_tree_diagram(model, *, ax=None, feature_names=None, show_thresholds="na
                 0.5 * (x[node] + x[child]),
                 0.5 * (y[node] + y[child]),
                 label,
-                fontsize=7,
+                fontsize=10,
                 ha="center",
                 va="center",
                 color="#555555",
@@ -294,7 +294,7 @@ def plot_tree_diagram(model, *, ax=None, feature_names=None, show_thresholds="na
             f"{feature_names[tree.feature[node]]} > {thr}",
             ha="center",
             va="center",
-            fontsize=9,
+            fontsize=11,
             zorder=3,
             bbox=dict(
                 boxstyle="round,pad=0.3", facecolor="white", edgecolor=ROLE_COLORS["combined"]
@@ -313,7 +313,7 @@ def plot_tree_diagram(model, *, ax=None, feature_names=None, show_thresholds="na
             letters[leaf],
             ha="center",
             va="center",
-            fontsize=10,
+            fontsize=12,
             zorder=3,
             bbox=dict(
                 boxstyle="square,pad=0.35", facecolor=face, edgecolor=ROLE_COLORS["combined"]

@@ -1,0 +1,141 @@
+"""Random forests: prml14 against scikit-learn, side by side, single-threaded.
+
+Regression with 100 fully grown trees on N = 50 000 training points in D = 10 dimensions
+(float32-representable inputs), predictions on 50 000 fresh points. It times
+
+* fit with scikit-learn's default ``max_features=1.0`` (bagged trees) — the goal: no slower
+  than ``sklearn.ensemble.RandomForestRegressor(n_jobs=1)`` — and, for information, with
+  ``max_features="sqrt"`` (our exact split finder scores every feature of a node before it
+  draws k of them, so it saves nothing, whereas scikit-learn's scans only the drawn ones);
+* predict (goal: no slower);
+* fit with ``n_jobs=2`` (joblib threads), as a speed-up over ``n_jobs=1`` for both libraries;
+* permutation importance of the same fitted prml14 forest on 5 000 held-out points (D × 3
+  permutations): :func:`prml14.permutation_importance` against
+  ``sklearn.inspection.permutation_importance`` — the same work; the table says whether the
+  importances are identical.
+
+The "check" column compares the held-out mean squared errors of the two forests (the same
+algorithm with different random numbers: they agree to a few per cent).
+
+Usage::
+
+    python benchmarks/bench_forests.py            # the full table (several minutes)
+    python benchmarks/bench_forests.py --quick    # a small smoke run (seconds)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np
+from _timing import timed
+from sklearn.ensemble import RandomForestRegressor as SklearnForest
+from sklearn.inspection import permutation_importance as sk_permutation_importance
+from threadpoolctl import threadpool_limits
+
+from prml14 import RandomForestRegressor, permutation_importance
+
+
+def data(n_samples, n_features, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(size=(n_samples, n_features)).astype(np.float32).astype(np.float64)
+    t = np.sin(4 * X[:, 0]) + X[:, 1] * X[:, 2] + 0.3 * rng.normal(size=n_samples)
+    return X, t
+
+
+def mse(model, X, t):
+    return float(np.mean((model.predict(X) - t) ** 2))
+
+
+def run(n, d, n_trees, repeats):
+    X, t = data(n, d, seed=0)
+    X_test, t_test = data(n, d, seed=1)
+    size = f"M = {n_trees}, N = {n}, D = {d}"
+    rows = []
+    fitted = {}
+    for max_features, goal in ((1.0, "≥ 1"), ("sqrt", "—")):
+        t_sk, sk = timed(
+            lambda mf=max_features: SklearnForest(
+                n_trees, max_features=mf, n_jobs=1, random_state=0
+            ).fit(X, t),
+            repeats,
+        )
+        t_ours, ours = timed(
+            lambda mf=max_features: RandomForestRegressor(
+                n_trees, max_features=mf, n_jobs=1, random_state=0
+            ).fit(X, t),
+            repeats,
+        )
+        check = f"test MSE {mse(ours, X_test, t_test):.4f} vs {mse(sk, X_test, t_test):.4f}"
+        if max_features == 1.0:  # kept for predict; the others are freed (about 1 GB each)
+            fitted[max_features] = (ours, sk)
+        del ours, sk
+        rows.append((f"fit, max_features={max_features!r}", size, t_ours, t_sk, goal, check))
+    ours, sk = fitted[1.0]
+    t_ours, _ = timed(lambda: ours.predict(X_test), repeats)
+    t_sk, _ = timed(lambda: sk.predict(X_test), repeats)
+    rows.append(("predict, max_features=1.0", size, t_ours, t_sk, "≥ 1", ""))
+
+    # n_jobs = 2: each library against itself with n_jobs = 1 (the "reference" column)
+    t_one = rows[0][2]
+    t_two, _ = timed(
+        lambda: RandomForestRegressor(n_trees, n_jobs=2, random_state=0).fit(X, t), repeats
+    )
+    rows.append(("fit, n_jobs=2 vs n_jobs=1: prml14", size, t_two, t_one, "> 1 (shown)", ""))
+    t_sk_two, _ = timed(
+        lambda: SklearnForest(n_trees, n_jobs=2, random_state=0).fit(X, t), repeats
+    )
+    rows.append(
+        ("fit, n_jobs=2 vs n_jobs=1: scikit-learn", size, t_sk_two, rows[0][3], "(reference)", "")
+    )
+
+    n_imp = min(5000, n)
+    X_imp, t_imp = X_test[:n_imp], t_test[:n_imp]
+    t_ours, res = timed(
+        lambda: permutation_importance(ours, X_imp, t_imp, n_repeats=3, random_state=0), 1
+    )
+    t_sk, ref = timed(
+        lambda: sk_permutation_importance(ours, X_imp, t_imp, n_repeats=3, random_state=0), 1
+    )
+    same = "identical" if np.array_equal(res.importances, ref.importances) else "DIFFERENT"
+    rows.append(
+        (
+            "permutation importance (same prml14 forest)",
+            f"{d} features × 3 repeats, {n_imp} points",
+            t_ours,
+            t_sk,
+            "≥ 1",
+            same,
+        )
+    )
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    args = parser.parse_args()
+    n, d, n_trees, repeats = (5_000, 10, 20, 1) if args.quick else (50_000, 10, 100, 1)
+    with threadpool_limits(1):
+        rows = run(n, d, n_trees, repeats)
+    print(
+        f"Random forests (regression), single-threaded unless n_jobs says otherwise, best of "
+        f"{repeats} run(s). Ratio = reference time / prml14 time (> 1: prml14 faster).\n"
+    )
+    print("| task | size | prml14 (s) | reference (s) | ratio | goal | met? | check |")
+    print("|---|---|---:|---:|---:|:---:|:---:|---|")
+    for task, size, t_ours, t_ref, goal, check in rows:
+        ratio = t_ref / t_ours
+        met = "—" if goal in ("—", "(reference)") else ("yes" if ratio >= 1 else "no")
+        print(
+            f"| {task} | {size} | {t_ours:.2f} | {t_ref:.2f} | {ratio:.2f}× | {goal} | {met} "
+            f"| {check} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

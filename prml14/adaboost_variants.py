@@ -1,0 +1,356 @@
+"""Real AdaBoost and Gentle AdaBoost (Friedman, Hastie and Tibshirani, 2000), page B.2.
+
+Both fit an additive model F(x) = Σ_m f_m(x) to the exponential error (14.20), with trees as
+weak learners and the weights w_n = exp{−t_n F(x_n)} (14.22) (normalised):
+
+* (B.4) :func:`half_log_odds_leaf_values`: Real AdaBoost's leaf value
+  f_τ = ½ ln(W_τ⁺/W_τ⁻), the weighted version of (14.28), with the probabilities clipped;
+* (B.5) :func:`exponential_reweight`: w_n ← w_n exp{−t_n f_m(x_n)};
+* (B.6) :func:`exponential_loss_derivatives`: g_n = −w_n t_n and h_n = w_n t_n², the first
+  and second derivatives of w_n exp(−t_n c) at c = 0;
+* (B.7) :func:`gentle_newton_step`: Gentle AdaBoost's leaf value −Σ g/Σ h = Σ w t / Σ w.
+
+The estimators :class:`RealAdaBoostClassifier` and :class:`GentleAdaBoostClassifier` grow each
+tree through :func:`prml14.trees.grow_tree` (weighted least squares) and then set its leaf
+values with these functions.
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import _check_sample_weight, validate_data
+
+from ._equations import implements
+from ._tree_boosting import (
+    TreeBoosterMixin,
+    leaf_sums,
+    weighted_least_squares_tree,
+)
+from ._validation import binary_targets
+from .boosting import normalise_log_weights
+
+__all__ = [
+    "half_log_odds_leaf_values",
+    "exponential_reweight",
+    "exponential_loss_derivatives",
+    "gentle_newton_step",
+    "RealAdaBoostClassifier",
+    "GentleAdaBoostClassifier",
+]
+
+
+@implements("B.4")
+def half_log_odds_leaf_values(w_pos, w_neg, proba_clip=0.0):
+    """f_τ = ½ ln(p_τ/(1 − p_τ)), p_τ = W_τ⁺/(W_τ⁺ + W_τ⁻): Real AdaBoost's leaf value (B.4).
+
+    W_τ^± is the total weight of the points of class ±1 in leaf τ; p_τ is clipped to
+    [``proba_clip``, 1 − ``proba_clip``] first, so that a pure leaf gets a finite value
+    ±½ ln{(1 − c)/c} instead of ±∞.
+
+    Parameters
+    ----------
+    w_pos, w_neg : array-like of shape (n_leaves,)
+        W_τ⁺ and W_τ⁻, non-negative with a positive sum per leaf.
+    proba_clip : float in [0, 0.5), default=0.0
+        The clip c (0: no clipping; pure leaves then give ±inf).
+
+    Returns
+    -------
+    ndarray of shape (n_leaves,)
+        The leaf values f_τ.
+    """
+    w_pos = np.asarray(w_pos, dtype=float)
+    w_neg = np.asarray(w_neg, dtype=float)
+    if w_pos.shape != w_neg.shape:
+        raise ValueError(
+            f"w_pos and w_neg must have one shape, got {w_pos.shape} and {w_neg.shape}"
+        )
+    total = w_pos + w_neg
+    if np.any(w_pos < 0) or np.any(w_neg < 0) or np.any(~(total > 0)):
+        raise ValueError("w_pos and w_neg must be >= 0 with a positive sum in every leaf")
+    if not (0.0 <= proba_clip < 0.5):
+        raise ValueError(f"proba_clip must be in [0, 0.5), got {proba_clip!r}")
+    p = np.clip(w_pos / total, proba_clip, 1.0 - proba_clip)
+    with np.errstate(divide="ignore"):
+        return 0.5 * (np.log(p) - np.log1p(-p))
+
+
+@implements("B.5")
+def exponential_reweight(log_w, t, f):
+    """ln w_n ← ln w_n − t_n f_m(x_n), i.e. w_n ← w_n exp{−t_n f_m(x_n)} (B.5).
+
+    The weights stay those of (14.22), w_n = exp{−t_n F_m(x_n)} up to a common factor.
+
+    Parameters
+    ----------
+    log_w : array-like of shape (n_samples,)
+        ln w_n (−inf for points of weight zero).
+    t : array-like of shape (n_samples,)
+        Targets in {−1, +1}.
+    f : array-like of shape (n_samples,)
+        The new tree's outputs f_m(x_n).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        The new ln w_n, not normalised.
+    """
+    log_w, t, f = (np.asarray(a, dtype=float) for a in (log_w, t, f))
+    if not log_w.shape == t.shape == f.shape or log_w.ndim != 1:
+        raise ValueError("log_w, t and f must be 1-D arrays of one length")
+    return log_w - t * f
+
+
+@implements("B.6")
+def exponential_loss_derivatives(t, w):
+    """g_n = −w_n t_n and h_n = w_n t_n²: derivatives of w_n exp(−t_n c) at c = 0 (B.6).
+
+    With w_n = exp{−t_n F(x_n)} they are the derivatives of the exponential error (14.20) of
+    F + c with respect to the added value c, at c = 0.
+
+    Parameters
+    ----------
+    t : array-like of shape (n_samples,)
+        Targets in {−1, +1}.
+    w : array-like of shape (n_samples,)
+        Non-negative weights.
+
+    Returns
+    -------
+    g : ndarray of shape (n_samples,)
+        First derivatives.
+    h : ndarray of shape (n_samples,)
+        Second derivatives (h_n = w_n, since t_n² = 1).
+    """
+    t, w = np.asarray(t, dtype=float), np.asarray(w, dtype=float)
+    if t.shape != w.shape or t.ndim != 1:
+        raise ValueError(f"t and w must be 1-D arrays of one length, got {t.shape} and {w.shape}")
+    return -w * t, w * t**2
+
+
+@implements("B.7")
+def gentle_newton_step(t, w, leaf=None, n_leaves=None):
+    """c = −Σ g_n/Σ h_n = Σ w_n t_n/Σ w_n, one Newton step on the exponential error (B.7).
+
+    Over one region (``leaf=None``) or per leaf of a tree: Gentle AdaBoost's leaf values, the
+    weighted mean of the targets.
+
+    Parameters
+    ----------
+    t : array-like of shape (n_samples,)
+        Targets in {−1, +1}.
+    w : array-like of shape (n_samples,)
+        Non-negative weights w_n = exp{−t_n F(x_n)} (any common factor).
+    leaf : array-like of int of shape (n_samples,), default=None
+        The leaf of every sample; None: all samples form one region.
+    n_leaves : int, default=None
+        The number of leaf ids (``leaf.max() + 1`` if None).
+
+    Returns
+    -------
+    float or ndarray of shape (n_leaves,)
+        The Newton step (nan for ids that no sample of positive weight reaches).
+    """
+    g, h = exponential_loss_derivatives(t, w)
+    if leaf is None:
+        if not h.sum() > 0:
+            raise ValueError("the weights w must have a positive sum")
+        return float(-g.sum() / h.sum())
+    leaf = np.asarray(leaf)
+    n = int(leaf.max()) + 1 if n_leaves is None else n_leaves
+    G, H = leaf_sums(leaf, g, n), leaf_sums(leaf, h, n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(H > 0, -G / H, np.nan)
+
+
+class _ExponentialBooster(TreeBoosterMixin):
+    """The loop shared by Real and Gentle AdaBoost; subclasses define ``_leaf_values``."""
+
+    _scale = 1.0
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Boost ``n_estimators`` trees on (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite inputs.
+        y : array-like of shape (n_samples,)
+            Exactly two class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Initial weights (uniform if None). Points of zero weight are left out.
+
+        Returns
+        -------
+        self
+            The fitted model.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, t = binary_targets(y)
+        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        # points of zero weight never count, and (B.5) keeps them at zero: drop them, so that
+        # they do not move the trees' midpoint thresholds either
+        keep = w > 0
+        if not keep.all():
+            X, t, w = X[keep], t[keep], w[keep]
+        w, log_w = normalise_log_weights(np.log(w))
+        params = self._tree_params(X.shape[1])
+        rng = check_random_state(self.random_state)
+        trees = []
+        for _ in range(self.n_estimators):
+            tree, leaf = weighted_least_squares_tree(X, self._tree_target(t), w, params, rng)
+            leaves = np.flatnonzero(tree.is_leaf)
+            values = np.zeros(tree.node_count)
+            values[leaves] = self._leaf_values(t, w, leaf, tree.node_count)[leaves]
+            tree.value = values[:, None]
+            trees.append(tree)
+            log_w = exponential_reweight(log_w, t, values[leaf])  # (B.5)
+            if not np.any(log_w > -np.inf):  # every point in a leaf of value ±∞: nothing left
+                break
+            w, log_w = normalise_log_weights(log_w)
+        self.estimators_ = trees
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+@implements("B.4", "B.5")
+class RealAdaBoostClassifier(_ExponentialBooster):
+    """Real AdaBoost: trees whose leaves hold half the weighted log-odds (B.4).
+
+    Round m grows a least-squares tree on t* = (t + 1)/2 ∈ {0, 1} with the weights w^{(m)}, so
+    that each leaf holds the weighted proportion p_τ of class +1 (squared error on 0/1 targets
+    chooses the cuts of the Gini impurity (14.33)); it replaces it by f_τ = ½ ln{p_τ/(1 − p_τ)}
+    (B.4), with p_τ clipped to [``proba_clip``, 1 − ``proba_clip``], and re-weights with
+    w_n ← w_n exp{−t_n f_m(x_n)} (B.5). F(x) = Σ_m f_m(x) estimates half the log-odds (14.28).
+
+    Parameters
+    ----------
+    n_estimators : int, default=50
+        The number of rounds M.
+    max_depth : int, default=1
+        The depth of every tree (1: stumps).
+    min_samples_leaf : int, default=1
+        The fewest samples in a leaf.
+    max_features : int or None, default=None
+        Features drawn at random at every node (None: all).
+    proba_clip : float in [0, 0.5), default=1e-3
+        The clip c of the leaf proportions; a pure leaf gets ±½ ln{(1 − c)/c} (≈ ±3.45 for
+        the default). With 0, a pure leaf gets ±∞ and its points weight 0.
+    random_state : int, RandomState or None, default=None
+        Draws the features when ``max_features`` is set.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` is t = +1.
+    estimators_ : list of Tree
+        The trees, their leaf values f_τ in ``value[:, 0]``.
+    n_features_in_ : int
+        The number of input features.
+
+    Notes
+    -----
+    With ``proba_clip=0`` the values of pure leaves are infinite (B.4) and the weights of
+    their points become 0; when every point has weight 0, boosting stops early (fewer trees
+    than ``n_estimators``), and a test point that meets +∞ and −∞ leaves gets F = nan. The
+    default clip avoids all of this.
+    """
+
+    _parameter_constraints = {
+        **TreeBoosterMixin._parameter_constraints,
+        "proba_clip": [Interval(Real, 0.0, 0.5, closed="left")],
+    }
+
+    def __init__(
+        self,
+        n_estimators=50,
+        *,
+        max_depth=1,
+        min_samples_leaf=1,
+        max_features=None,
+        proba_clip=1e-3,
+        random_state=None,
+    ):
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+        self.max_features = max_features
+        self.proba_clip = proba_clip
+        self.random_state = random_state
+
+    def _tree_target(self, t):
+        return 0.5 * (t + 1.0)
+
+    def _leaf_values(self, t, w, leaf, n_nodes):
+        w_pos = leaf_sums(leaf, w * (t > 0), n_nodes)
+        w_neg = leaf_sums(leaf, w * (t < 0), n_nodes)
+        reached = (w_pos + w_neg) > 0
+        values = np.zeros(n_nodes)
+        values[reached] = half_log_odds_leaf_values(  # (B.4)
+            w_pos[reached], w_neg[reached], self.proba_clip
+        )
+        return values
+
+
+@implements("B.5", "B.6", "B.7")
+class GentleAdaBoostClassifier(_ExponentialBooster):
+    """Gentle AdaBoost: every tree is one Newton step on the exponential error (B.7).
+
+    Round m grows a weighted least-squares tree on t ∈ {−1, +1} with the weights w^{(m)}; its
+    leaf values are the Newton steps Σ_τ w t / Σ_τ w (B.7), each in [−1, 1]; then
+    w_n ← w_n exp{−t_n f_m(x_n)} (B.5). The split criterion of the least-squares tree is the
+    Newton decrease G²/H of the exponential error, so the tree is the best Newton step too.
+
+    Parameters
+    ----------
+    n_estimators : int, default=50
+        The number of rounds M.
+    max_depth : int, default=1
+        The depth of every tree (1: stumps).
+    min_samples_leaf : int, default=1
+        The fewest samples in a leaf.
+    max_features : int or None, default=None
+        Features drawn at random at every node (None: all).
+    random_state : int, RandomState or None, default=None
+        Draws the features when ``max_features`` is set.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` is t = +1.
+    estimators_ : list of Tree
+        The trees, their leaf values in ``value[:, 0]``.
+    n_features_in_ : int
+        The number of input features.
+    """
+
+    def __init__(
+        self,
+        n_estimators=50,
+        *,
+        max_depth=1,
+        min_samples_leaf=1,
+        max_features=None,
+        random_state=None,
+    ):
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+        self.max_features = max_features
+        self.random_state = random_state
+
+    def _tree_target(self, t):
+        return t
+
+    def _leaf_values(self, t, w, leaf, n_nodes):
+        return np.nan_to_num(gentle_newton_step(t, w, leaf, n_nodes))  # (B.7)

@@ -1,0 +1,495 @@
+"""Random forests (Breiman 2001): bagging (14.7) plus a random subset of features at every split.
+
+A random forest is a bagged committee of trees, :mod:`prml14.bagging`, in which every node of
+every tree chooses its cut among k features drawn at random (k = ``max_features``: √D, log₂ D,
+a number, a fraction, or all D). The draw makes the trees less alike, and the variance of an
+average of M members with pairwise correlation ρ and variance σ² is ρσ² + (1 − ρ)σ²/M,
+:func:`correlated_average_variance` (B.30): lowering ρ lowers the part of the variance that
+averaging cannot remove. The points a tree's bootstrap sample leaves out (about 1/e of them)
+give every point an out-of-bag committee, :func:`out_of_bag_prediction` (B.31), and with it a
+validation error that costs no held-out data.
+
+The trees are prml14's own (:class:`prml14.trees.DecisionTreeRegressor` /
+:class:`~prml14.trees.DecisionTreeClassifier`, grown by
+:func:`~prml14.trees.growing.grow_tree`), each fitted on the distinct rows of its bootstrap
+sample with the number of draws as sample weight; limits that count rows
+(``min_samples_leaf``, ``min_samples_split``) therefore count distinct rows, as in
+:class:`prml14.bagging.BaggingRegressor` and in scikit-learn's forests. The fitting machinery
+(bootstrap, seeds, joblib threads, out-of-bag averages) is bagging's: the forests subclass
+:class:`~prml14.bagging.BaggingRegressor` / :class:`~prml14.bagging.BaggingClassifier` and
+only supply the randomised tree and the ``bootstrap`` switch. The importances (B.32),
+(B.33) are in :mod:`prml14.importances`.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.validation import check_array, check_is_fitted, check_scalar
+
+from ._equations import implements
+from .bagging import BaggingClassifier, BaggingRegressor, _BaseBagging
+from .importances import mean_decrease_in_impurity
+from .trees import TREE_LEAF, DecisionTreeClassifier, DecisionTreeRegressor
+
+__all__ = [
+    "correlated_average_variance",
+    "out_of_bag_prediction",
+    "RandomForestRegressor",
+    "RandomForestClassifier",
+]
+
+_CHUNK = 10  # trees summed per task in predict: fixed, so that n_jobs cannot change the sums
+
+
+# ----------------------------------------------------------------------------- the maths
+@implements("B.30")
+def correlated_average_variance(variance, correlation, n_members):
+    """ρσ² + (1 − ρ)σ²/M: the variance of the average of M equally correlated members, (B.30).
+
+    Parameters
+    ----------
+    variance : float or array-like
+        σ², the variance of one member's prediction.
+    correlation : float or array-like
+        ρ, the correlation between the predictions of two different members, in
+        [−1/(M − 1), 1] (a smaller ρ is not a valid correlation of M variables).
+    n_members : int
+        M ≥ 1.
+
+    Returns
+    -------
+    float or ndarray
+        Var[(1/M) Σ_m y_m]; σ²/M for ρ = 0 (14.14) and σ² for ρ = 1.
+    """
+    check_scalar(n_members, "n_members", Integral, min_val=1)
+    s2 = np.asarray(variance, dtype=float)
+    rho = np.asarray(correlation, dtype=float)
+    if not np.all(np.isfinite(s2)) or np.any(s2 < 0):
+        raise ValueError(f"variance must be finite and >= 0, got {variance!r}")
+    low = -1.0 / (n_members - 1) if n_members > 1 else -1.0
+    if not np.all(np.isfinite(rho)) or np.any(rho > 1) or np.any(rho < low - 1e-12):
+        raise ValueError(
+            f"correlation must lie in [-1/(M - 1), 1] = [{low:.4g}, 1] for M = {n_members}, "
+            f"got {correlation!r}"
+        )
+    out = rho * s2 + (1.0 - rho) * s2 / n_members
+    return float(out) if out.ndim == 0 else out
+
+
+@implements("B.31")
+def out_of_bag_prediction(predictions, oob_mask):
+    """ȳ⁻(x_n) = Σ_m [n ∉ S_m] y_m(x_n) / Σ_m [n ∉ S_m], the out-of-bag committee, (B.31).
+
+    Parameters
+    ----------
+    predictions : array-like of shape (n_samples, n_members) or (n_samples, n_members, n_out)
+        y_m(x_n), samples first (class probabilities in a third axis).
+    oob_mask : array-like of bool of shape (n_samples, n_members)
+        ``oob_mask[n, m]`` is True when point n is not in member m's bootstrap sample S_m
+        (:func:`prml14.bagging.out_of_bag_mask`).
+
+    Returns
+    -------
+    prediction : ndarray of shape (n_samples,) or (n_samples, n_out)
+        The average over each point's out-of-bag members; NaN where it has none.
+    n_members : ndarray of int of shape (n_samples,)
+        The number of out-of-bag members of each point (about M/e).
+    """
+    Y = check_array(predictions, ensure_2d=False, allow_nd=True, input_name="predictions")
+    mask = check_array(oob_mask, dtype=bool, input_name="oob_mask")
+    if Y.ndim not in (2, 3) or Y.shape[:2] != mask.shape:
+        raise ValueError(
+            f"predictions must have shape (n_samples, n_members[, n_out]) matching oob_mask "
+            f"{mask.shape}, got {Y.shape}"
+        )
+    count = mask.sum(axis=1)
+    weights = mask.reshape(mask.shape + (1,) * (Y.ndim - 2))
+    total = np.sum(np.where(weights, Y, 0.0), axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return total / count.reshape((-1,) + (1,) * (Y.ndim - 2)), count
+
+
+# ----------------------------------------------------------------------------- estimators
+def _summed_outputs(trees, X, output):
+    """Σ of ``output(tree, X)`` over ``trees`` (one task of a parallel predict)."""
+    total = output(trees[0], X)
+    for tree in trees[1:]:
+        total += output(tree, X)
+    return total
+
+
+_TREE_PARAMS = (
+    "max_depth",
+    "min_samples_split",
+    "min_samples_leaf",
+    "min_weight_fraction_leaf",
+    "min_impurity_decrease",
+    "max_features",
+)
+
+
+class _ForestMixin:
+    """What a forest adds to bagging: the tree parameters, ``bootstrap`` and parallel predict."""
+
+    _parameter_constraints: dict = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "bootstrap": ["boolean"],
+        "max_samples": [
+            None,
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="right"),
+        ],
+        "oob_score": ["boolean"],
+        "n_jobs": [None, Integral],
+        "random_state": ["random_state"],
+        **{k: DecisionTreeRegressor._parameter_constraints[k] for k in _TREE_PARAMS},
+    }
+
+    def _member_template(self):
+        params = {k: getattr(self, k) for k in _TREE_PARAMS + self._extra_tree_params}
+        return self._tree_class(**params)
+
+    def _draw_samples(self, n_samples, rng):
+        if self.bootstrap:
+            return _BaseBagging._draw_samples(self, n_samples, rng)
+        if self.oob_score:
+            raise ValueError("oob_score=True needs bootstrap=True (no point is out of bag)")
+        if self.max_samples is not None:
+            raise ValueError("max_samples must be None when bootstrap=False")
+        # every tree on all the rows (a read-only view, no M×N copy)
+        return np.broadcast_to(np.arange(n_samples), (self.n_estimators, n_samples))
+
+    @property
+    def feature_importances_(self):
+        """Impurity-based importances (B.32): each tree's normalised decreases, averaged.
+
+        Returns
+        -------
+        ndarray of shape (n_features,)
+            Non-negative, summing to one (zeros if no tree has a split).
+        """
+        check_is_fitted(self)
+        return mean_decrease_in_impurity(
+            [est.tree_ for est in self.estimators_], self.n_features_in_
+        )
+
+    def _forest_sum(self, X, output):
+        """Σ_m output(tree_m, X), in chunks of trees over ``n_jobs`` threads, in tree order."""
+        trees = self.estimators_
+        chunks = [trees[i : i + _CHUNK] for i in range(0, len(trees), _CHUNK)]
+        partial = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(_summed_outputs)(chunk, X, output) for chunk in chunks
+        )
+        total = partial[0]
+        for p in partial[1:]:
+            total += p
+        return total
+
+
+def _leaf_ids(tree, X):
+    """``tree.apply(X)`` for C-ordered float64 X, faster for the deep trees of a forest.
+
+    Leaves point to themselves (threshold +inf: every sample "goes left" into the leaf again), so
+    that four levels are walked between two compactions of the samples still moving; the rows
+    of X are read from its flat buffer.
+    """
+    N, D = X.shape
+    leaf = tree.children_left == TREE_LEAF
+    ids = np.arange(tree.node_count)
+    feature = np.where(leaf, 0, tree.feature)
+    threshold = np.where(leaf, np.inf, tree.threshold)
+    children = np.column_stack(
+        [np.where(leaf, ids, tree.children_left), np.where(leaf, ids, tree.children_right)]
+    ).ravel()  # node τ's left child at 2τ, its right child at 2τ + 1
+    Xf = X.ravel()
+    node = np.zeros(N, dtype=np.intp)
+    active, cur, base = np.arange(N), node.copy(), np.arange(N) * D
+    while active.size:
+        for _ in range(4):
+            cur = children[2 * cur + (Xf[base + feature[cur]] > threshold[cur])]
+        node[active] = cur
+        moving = ~leaf[cur]
+        active, cur, base = active[moving], cur[moving], base[moving]
+    return node
+
+
+def _tree_values(est, X):
+    """A regression tree's predictions on validated X (no re-validation per tree)."""
+    return est.tree_.value[_leaf_ids(est.tree_, X), 0]
+
+
+class RandomForestRegressor(_ForestMixin, BaggingRegressor):
+    """A random forest for regression: the average (14.7) of M randomised regression trees.
+
+    Each tree is grown (by default to pure leaves) by the squared-error criterion (14.30) on a
+    bootstrap sample, choosing every cut among ``max_features`` features drawn at random; the
+    forest predicts the average of the trees. With ``max_features=None`` it is bagging of CART
+    trees (:class:`prml14.bagging.BaggingRegressor`), and with ``bootstrap=False`` as well a
+    forest of one tree is :class:`prml14.trees.DecisionTreeRegressor`.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        M, the number of trees.
+    max_depth : int or None, default=None
+        The largest depth of a leaf (None: grow until the leaves are pure).
+    min_samples_split : int >= 2, default=2
+        A node with fewer distinct training rows is not split.
+    min_samples_leaf : int >= 1, default=1
+        The fewest distinct training rows a leaf may have.
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        The least fraction of a tree's total weight (bootstrap counts × sample weights) a leaf
+        may have.
+    min_impurity_decrease : float >= 0, default=0.0
+        As in :class:`prml14.trees.DecisionTreeRegressor`.
+    max_features : {"sqrt", "log2"}, int, float or None, default=1.0
+        k, the features drawn at random at every node: "sqrt" (⌊√D⌋), "log2" (⌊log₂ D⌋), an
+        int, a fraction of D (at least one) or None (all D: bagged trees). They are drawn among
+        the features that can cut the node (a feature constant in the node is passed over).
+    bootstrap : bool, default=True
+        Grow each tree on a bootstrap sample; False grows every tree on all rows (the trees
+        then differ only through the feature draws).
+    max_samples : int, float or None, default=None
+        Rows per bootstrap sample: an int, a fraction of N or None (N). Only with bootstrap.
+    oob_score : bool, default=False
+        Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
+    n_jobs : int, default=None
+        Trees fitted and evaluated in parallel by joblib threads; None means 1. The results do
+        not depend on it.
+    random_state : int, RandomState or None, default=None
+        Seeds the bootstrap samples and each tree's feature draws.
+
+    Attributes
+    ----------
+    estimator_ : DecisionTreeRegressor
+        The unfitted tree that every member is a clone of.
+    estimators_ : list of DecisionTreeRegressor
+        The M fitted trees.
+    estimators_samples_ : list of ndarray of int
+        The bootstrap indices of every tree (all rows when ``bootstrap=False``).
+    feature_importances_ : ndarray of shape (n_features,)
+        The impurity-based importances (B.32).
+    n_features_in_ : int
+        The number of input features.
+    oob_prediction_ : ndarray of shape (n_samples,)
+        The out-of-bag committee prediction (B.31) of every training point (NaN if none).
+    oob_score_ : float
+        R² of ``oob_prediction_`` on the points that have one.
+    """
+
+    _tree_class = DecisionTreeRegressor
+    _extra_tree_params = ()
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_features=1.0,
+        bootstrap=True,
+        max_samples=None,
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.max_samples = max_samples
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow M randomised trees on bootstrap samples of (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite inputs.
+        y : array-like of shape (n_samples,)
+            Real targets.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights, multiplied by the bootstrap counts of every tree.
+
+        Returns
+        -------
+        RandomForestRegressor
+            The fitted forest.
+        """
+        return BaggingRegressor.fit(self, X, y, sample_weight)
+
+    def predict(self, X):
+        """The forest's prediction: the average of the trees' leaf values (14.7).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predictions.
+        """
+        X = check_array(self._validate_predict(X), dtype=np.float64, order="C")
+        return self._forest_sum(X, _tree_values) / len(self.estimators_)
+
+
+class RandomForestClassifier(_ForestMixin, BaggingClassifier):
+    """A random forest for classification: the average of M randomised trees' probabilities.
+
+    Each tree is grown (by default to pure leaves) by the Gini (14.33) or cross-entropy (14.32)
+    criterion on a bootstrap sample, choosing every cut among ``max_features`` features drawn at
+    random; the forest averages the trees' class proportions (soft voting, as scikit-learn's
+    forests do) and predicts the most probable class.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        M, the number of trees.
+    criterion : {"gini", "entropy", "misclassification"}, default="gini"
+        The impurity the trees grow by.
+    max_depth : int or None, default=None
+        The largest depth of a leaf (None: grow until the leaves are pure).
+    min_samples_split : int >= 2, default=2
+        A node with fewer distinct training rows is not split.
+    min_samples_leaf : int >= 1, default=1
+        The fewest distinct training rows a leaf may have.
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        The least fraction of a tree's total weight (bootstrap counts × sample weights) a leaf
+        may have.
+    min_impurity_decrease : float >= 0, default=0.0
+        As in :class:`prml14.trees.DecisionTreeRegressor`.
+    max_features : {"sqrt", "log2"}, int, float or None, default="sqrt"
+        k, the features drawn at random at every node: "sqrt" (⌊√D⌋), "log2" (⌊log₂ D⌋), an
+        int, a fraction of D (at least one) or None (all D: bagged trees). They are drawn among
+        the features that can cut the node (a feature constant in the node is passed over).
+    bootstrap : bool, default=True
+        Grow each tree on a bootstrap sample; False grows every tree on all rows (the trees
+        then differ only through the feature draws).
+    max_samples : int, float or None, default=None
+        Rows per bootstrap sample: an int, a fraction of N or None (N). Only with bootstrap.
+    oob_score : bool, default=False
+        Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
+    n_jobs : int, default=None
+        Trees fitted and evaluated in parallel by joblib threads; None means 1. The results do
+        not depend on it.
+    random_state : int, RandomState or None, default=None
+        Seeds the bootstrap samples and each tree's feature draws.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, sorted.
+    estimator_ : DecisionTreeClassifier
+        The unfitted tree that every member is a clone of.
+    estimators_ : list of DecisionTreeClassifier
+        The M fitted trees, trained on the encoded labels 0, ..., K − 1.
+    estimators_samples_ : list of ndarray of int
+        The bootstrap indices of every tree (all rows when ``bootstrap=False``).
+    feature_importances_ : ndarray of shape (n_features,)
+        The impurity-based importances (B.32).
+    n_features_in_ : int
+        The number of input features.
+    oob_decision_function_ : ndarray of shape (n_samples, n_classes)
+        The out-of-bag committee's class probabilities (B.31) (NaN where a point has none).
+    oob_score_ : float
+        Accuracy of the out-of-bag predictions on the points that have one.
+    """
+
+    _parameter_constraints: dict = {
+        **_ForestMixin._parameter_constraints,
+        "criterion": [StrOptions({"gini", "entropy", "misclassification"})],
+    }
+    _tree_class = DecisionTreeClassifier
+    _extra_tree_params = ("criterion",)
+    voting = "soft"  # a forest averages the trees' probabilities (not a parameter)
+
+    def __init__(
+        self,
+        n_estimators=100,
+        *,
+        criterion="gini",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
+        min_impurity_decrease=0.0,
+        max_features="sqrt",
+        bootstrap=True,
+        max_samples=None,
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.max_samples = max_samples
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow M randomised trees on bootstrap samples of (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite inputs.
+        y : array-like of shape (n_samples,)
+            Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights, multiplied by the bootstrap counts of every tree.
+
+        Returns
+        -------
+        RandomForestClassifier
+            The fitted forest.
+        """
+        return BaggingClassifier.fit(self, X, y, sample_weight)
+
+    def _tree_proba(self, est, X):
+        """One tree's class proportions, placed in the forest's K columns."""
+        proba = est.tree_.value[_leaf_ids(est.tree_, X)]
+        if proba.shape[1] == len(self.classes_):
+            return proba  # a fresh array (fancy indexing copies)
+        out = np.zeros((X.shape[0], len(self.classes_)))
+        out[:, est.classes_.astype(int)] = proba  # a bootstrap sample may miss classes
+        return out
+
+    def predict_proba(self, X):
+        """The average of the trees' class proportions p_τk at the leaves the inputs reach.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``; each row sums to one.
+        """
+        X = check_array(self._validate_predict(X), dtype=np.float64, order="C")
+        return self._forest_sum(X, self._tree_proba) / len(self.estimators_)

@@ -1,0 +1,312 @@
+import math
+
+import numpy as np
+import pytest
+from sklearn.tree import DecisionTreeClassifier as SkTree
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from prml14 import (
+    C45Classifier,
+    cross_entropy_impurity,
+    entropy,
+    fractional_weights,
+    gain_ratio,
+    information_gain,
+    intrinsic_value,
+    missing_value_gain,
+)
+
+# a small categorical data set: sky, temperature, wind -> picnic (written for these tests)
+SKY = {"sunny": 0, "overcast": 1, "rainy": 2}
+TEMP = {"hot": 0, "mild": 1, "cool": 2}
+WIND = {"calm": 0, "windy": 1}
+ROWS = [
+    ("sunny", "hot", "calm", "yes"),
+    ("sunny", "hot", "windy", "no"),
+    ("sunny", "mild", "calm", "yes"),
+    ("sunny", "cool", "windy", "no"),
+    ("overcast", "hot", "calm", "yes"),
+    ("overcast", "mild", "windy", "yes"),
+    ("overcast", "cool", "calm", "yes"),
+    ("rainy", "mild", "calm", "no"),
+    ("rainy", "cool", "windy", "no"),
+    ("rainy", "mild", "windy", "no"),
+    ("rainy", "hot", "calm", "yes"),
+    ("overcast", "mild", "calm", "yes"),
+]
+X_PICNIC = np.array([[SKY[s], TEMP[t], WIND[w]] for s, t, w, _ in ROWS], dtype=float)
+Y_PICNIC = np.array([r[3] for r in ROWS])
+
+
+def H(*counts):
+    """Entropy in bits of class counts, by hand."""
+    n = sum(counts)
+    return -sum(c / n * math.log2(c / n) for c in counts if c)
+
+
+# hand computation on the picnic data (7 yes, 5 no)
+ENT_D = H(7, 5)
+GAIN_SKY = ENT_D - (4 / 12 * H(2, 2) + 4 / 12 * H(4, 0) + 4 / 12 * H(1, 3))
+GAIN_TEMP = ENT_D - (4 / 12 * H(3, 1) + 5 / 12 * H(3, 2) + 3 / 12 * H(1, 2))
+GAIN_WIND = ENT_D - (7 / 12 * H(6, 1) + 5 / 12 * H(1, 4))
+IV_SKY, IV_TEMP, IV_WIND = H(4, 4, 4), H(4, 5, 3), H(7, 5)
+
+
+@pytest.mark.equation("B.22")
+def test_entropy_bits_and_nats():
+    counts = np.array([[7.0, 5.0], [3.0, 0.0], [1.0, 2.0]])
+    bits = entropy(counts)
+    np.testing.assert_allclose(bits, [H(7, 5), 0.0, H(1, 2)])
+    p = counts / counts.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(entropy(counts, base=np.e), cross_entropy_impurity(p))
+    np.testing.assert_allclose(bits * np.log(2), cross_entropy_impurity(p))
+    assert entropy([0.0, 0.0]) == 0.0
+    with pytest.raises(ValueError, match="base"):
+        entropy([1.0, 2.0], base=1.0)
+    with pytest.raises(ValueError, match="class_weights"):
+        entropy([1.0, -2.0])
+
+
+@pytest.mark.equation("B.23")
+def test_information_gain_by_hand():
+    sky = [[2, 2], [4, 0], [1, 3]]  # (yes, no) per value
+    assert information_gain(sky) == pytest.approx(GAIN_SKY)
+    assert information_gain([[3, 1], [3, 2], [1, 2]]) == pytest.approx(GAIN_TEMP)
+    assert information_gain([[6, 1], [1, 4]]) == pytest.approx(GAIN_WIND)
+    assert information_gain([[6, 1], [1, 4]], base=np.e) == pytest.approx(GAIN_WIND * np.log(2))
+    with pytest.raises(ValueError, match="branch_class_weights"):
+        information_gain([1.0, 2.0])
+
+
+@pytest.mark.equation("B.24")
+@pytest.mark.equation("B.25")
+def test_intrinsic_value_and_gain_ratio_by_hand():
+    assert intrinsic_value([4, 4, 4]) == pytest.approx(math.log2(3))
+    assert intrinsic_value([7, 5, 0]) == pytest.approx(IV_WIND)
+    assert gain_ratio(GAIN_WIND, IV_WIND) == pytest.approx(GAIN_WIND / IV_WIND)
+    assert gain_ratio(0.3, 0.0) == 0.0
+    np.testing.assert_allclose(gain_ratio([0.2, 0.4], [1.0, 2.0]), [0.2, 0.2])
+    # an identifier (one value per point) has the largest gain, and a gain ratio below wind's
+    ident = np.zeros((12, 2))
+    ident[np.arange(12), (Y_PICNIC == "no").astype(int)] = 1
+    assert information_gain(ident) == pytest.approx(ENT_D)
+    assert gain_ratio(information_gain(ident), intrinsic_value(np.ones(12))) == pytest.approx(
+        ENT_D / math.log2(12)
+    )
+    assert ENT_D / math.log2(12) < GAIN_WIND / IV_WIND
+
+
+@pytest.mark.equation("B.23")
+@pytest.mark.equation("B.25")
+def test_root_attribute_and_scores_equal_hand_computation():
+    id3 = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2])
+    id3.fit(X_PICNIC, Y_PICNIC)
+    np.testing.assert_allclose(id3.tree_.gain[0], [GAIN_SKY, GAIN_TEMP, GAIN_WIND])
+    np.testing.assert_allclose(id3.tree_.iv[0], [IV_SKY, IV_TEMP, IV_WIND])
+    assert id3.tree_.feature[0] == 0  # largest gain: sky
+    c45 = C45Classifier(categorical_features=[True, True, True]).fit(X_PICNIC, Y_PICNIC)
+    # above-average gain: sky and wind; the larger gain ratio: wind
+    mean_gain = (GAIN_SKY + GAIN_TEMP + GAIN_WIND) / 3
+    assert GAIN_SKY >= mean_gain and GAIN_WIND >= mean_gain > GAIN_TEMP
+    assert GAIN_WIND / IV_WIND > GAIN_SKY / IV_SKY
+    assert c45.tree_.feature[0] == 2
+    # second level of ID3 under sky = sunny (2 yes: calm; 2 no: windy): wind separates it
+    sunny = id3.tree_.children[0][0]
+    gain_wind_sunny = H(2, 2) - (2 / 4 * H(2, 0) + 2 / 4 * H(0, 2))
+    gain_temp_sunny = H(2, 2) - (2 / 4 * H(1, 1) + 1 / 4 * H(1, 0) + 1 / 4 * H(0, 1))
+    np.testing.assert_allclose(id3.tree_.gain[sunny, [1, 2]], [gain_temp_sunny, gain_wind_sunny])
+    assert id3.tree_.feature[sunny] == 2
+    assert id3.score(X_PICNIC, Y_PICNIC) == 1.0
+
+
+def test_export_text_names_the_branches():
+    est = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2])
+    est.fit(X_PICNIC, Y_PICNIC)
+    names = {0: list(SKY), 1: list(TEMP), 2: list(WIND)}
+    text = est.export_text(["sky", "temp", "wind"], category_names=names)
+    assert text.splitlines()[0] == "|--- sky = sunny"
+    assert "|   |--- wind = calm" in text and "class: yes (weight 4.000)" in text
+    with pytest.raises(ValueError, match="feature_names"):
+        est.export_text(["a"])
+
+
+@pytest.mark.equation("B.26")
+def test_missing_value_gain_by_hand():
+    # sky unknown for two points (one yes, one no): D~ has 6 yes, 4 no
+    D_tilde = [[2, 1], [3, 0], [1, 3]]
+    rho = 10 / 12
+    by_hand = rho * (H(6, 4) - (3 / 10 * H(2, 1) + 3 / 10 * H(3, 0) + 4 / 10 * H(1, 3)))
+    assert missing_value_gain(D_tilde, 2.0) == pytest.approx(by_hand)
+    assert missing_value_gain(D_tilde, 0.0) == pytest.approx(information_gain(D_tilde))
+    assert missing_value_gain(np.zeros((3, 2)), 5.0) == 0.0
+    with pytest.raises(ValueError, match="missing_weight"):
+        missing_value_gain(D_tilde, -1.0)
+
+
+@pytest.mark.equation("B.26")
+def test_fitted_gains_with_missing_values_equal_hand_computation():
+    X = X_PICNIC.copy()
+    X[[1, 6], 0] = np.nan  # sky of a "no" (sunny) and a "yes" (overcast) removed
+    X[[2], 2] = np.nan  # wind of a calm "yes"
+    est = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2]).fit(
+        X, Y_PICNIC
+    )
+    gain_sky = 10 / 12 * (H(6, 4) - (3 / 10 * H(2, 1) + 3 / 10 * H(3, 0) + 4 / 10 * H(1, 3)))
+    gain_wind = 11 / 12 * (H(6, 5) - (6 / 11 * H(5, 1) + 5 / 11 * H(1, 4)))
+    np.testing.assert_allclose(est.tree_.gain[0], [gain_sky, GAIN_TEMP, gain_wind])
+    np.testing.assert_allclose(est.tree_.iv[0, [0, 2]], [H(3, 3, 4), H(6, 5)])
+
+
+@pytest.mark.equation("B.27")
+def test_fractional_weights():
+    fw = fractional_weights([1.0, 0.5], [3.0, 3.0, 4.0])
+    np.testing.assert_allclose(fw, [[0.3, 0.3, 0.4], [0.15, 0.15, 0.2]])
+    np.testing.assert_allclose(fw.sum(axis=1), [1.0, 0.5])
+    with pytest.raises(ValueError, match="branch_weights"):
+        fractional_weights([1.0], [0.0, 0.0])
+
+
+def messy_data(n=300, seed=0, missing=0.2):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack(
+        [rng.integers(0, 3, n), rng.normal(size=n), rng.integers(0, 4, n), rng.normal(size=n)]
+    ).astype(float)
+    y = ((X[:, 0] == 1) ^ (X[:, 1] > 0.3)).astype(int) + (X[:, 3] > 1.2)
+    X[rng.random(X.shape) < missing] = np.nan
+    return X, y, rng.uniform(0.5, 2.0, n)
+
+
+@pytest.mark.equation("B.27")
+def test_fractional_weights_sum_to_the_parent_at_every_node():
+    X, y, w = messy_data()
+    est = C45Classifier(categorical_features=[0, 2]).fit(X, y, sample_weight=w)
+    tree = est.tree_
+    assert tree.weighted_n_node_samples[0] == pytest.approx(w.sum())
+    inner = np.flatnonzero(~tree.is_leaf)
+    assert inner.size > 5
+    for node in inner:
+        kids = tree.children[node]
+        assert tree.weighted_n_node_samples[kids].sum() == pytest.approx(
+            tree.weighted_n_node_samples[node]
+        )
+        assert tree.branch_fraction[node].sum() == pytest.approx(1.0)
+
+
+@pytest.mark.equation("B.27")
+def test_prediction_with_missing_values_sums_over_branches():
+    X, _, w = messy_data(seed=1)
+    x0 = np.nan_to_num(X[:, 0], nan=0.0)
+    y = np.where(np.nan_to_num(X[:, 1]) > 1.0, (x0 + 1) % 3, x0)  # mostly the category of x0
+    est = C45Classifier(categorical_features=[0, 2]).fit(X, y, sample_weight=w)
+    tree = est.tree_
+    j = tree.feature[0]
+    Xq, _, _ = messy_data(n=40, seed=2, missing=0.1)
+    Xq[:, j] = np.nan
+    P = est.predict_proba(Xq)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    assert est.is_categorical_[j]
+    # the root's attribute is not tested again below it: fill in each of its values instead
+    filled = [np.where(np.arange(4) == j, c, Xq) for c in est.categories_[j]]
+    explicit = sum(
+        r * est.predict_proba(Xv) for r, Xv in zip(tree.branch_fraction[0], filled, strict=True)
+    )
+    np.testing.assert_allclose(P, explicit)
+
+
+@pytest.mark.equation("B.27")
+def test_prediction_with_missing_values_explicit_two_level_sum():
+    X = X_PICNIC.copy()
+    est = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2])
+    est.fit(X, Y_PICNIC)
+    tree = est.tree_
+    x = np.array([[np.nan, 0.0, np.nan]])  # sky and wind unknown
+    L = est.leaf_weights(x)[0]
+    # by hand: sky unknown -> every branch with r = 4/12; below, temp = hot (code 0) is known
+    # and wind is unknown
+    expected = np.zeros(tree.node_count)
+    for v, child in enumerate(tree.children[0]):
+        r = tree.branch_fraction[0][v]
+        if tree.is_leaf[child]:
+            expected[child] += r
+            continue
+        kids = tree.children[child]
+        assert tree.is_leaf[kids].all()
+        if tree.feature[child] == 1:  # temp known: one branch, all of the weight
+            expected[kids[0]] += r
+        else:  # wind unknown: both branches
+            expected[kids] += r * tree.branch_fraction[child]
+    assert tree.feature[0] == 0 and set(tree.feature[tree.children[0]]) == {-2, 1, 2}
+    np.testing.assert_allclose(L, expected)
+    np.testing.assert_allclose(est.predict_proba(x)[0], expected @ tree.value)
+
+
+def test_id3_on_continuous_features_equals_sklearn_entropy_tree():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 3)).astype(np.float32).astype(float)
+    y = (X[:, 0] + 0.5 * X[:, 1] ** 2 + 0.3 * rng.normal(size=300) > 0.4).astype(int)
+    ours = C45Classifier(criterion="information_gain", max_depth=3).fit(X, y)
+    ref = SkTree(criterion="entropy", max_depth=3, random_state=0).fit(X, y)
+    assert ours.tree_.feature[0] == ref.tree_.feature[0]
+    assert ours.tree_.threshold[0] == pytest.approx(ref.tree_.threshold[0])
+    Xt = rng.normal(size=(500, 3))
+    np.testing.assert_allclose(ours.predict_proba(Xt), ref.predict_proba(Xt))
+
+
+def test_a_continuous_attribute_is_reused_down_a_path():
+    x = np.arange(40.0)[:, None] / 40
+    y = (np.floor(x[:, 0] * 4) % 2).astype(int)  # 0, 1, 0, 1 on four intervals
+    est = C45Classifier().fit(x, y)
+    assert est.score(x, y) == 1.0
+    assert np.count_nonzero(est.tree_.feature == 0) == 3
+
+
+def test_unseen_category_raises_or_is_missing():
+    est = C45Classifier(categorical_features=[0, 1, 2]).fit(X_PICNIC, Y_PICNIC)
+    Xq = X_PICNIC[:3].copy()
+    Xq[1, 0] = 7.0
+    with pytest.raises(ValueError, match="never seen in training in feature 0"):
+        est.predict(Xq)
+    lenient = C45Classifier(categorical_features=[0, 1, 2], handle_unknown="missing")
+    lenient.fit(X_PICNIC, Y_PICNIC)
+    Xn = Xq.copy()
+    Xn[1, 0] = np.nan
+    np.testing.assert_array_equal(lenient.predict_proba(Xq), lenient.predict_proba(Xn))
+
+
+def test_bad_inputs():
+    X = X_PICNIC.copy()
+    X[:, 1] = np.nan
+    with pytest.raises(ValueError, match=r"no observed value in feature\(s\) \[1\]"):
+        C45Classifier(categorical_features=[0, 1, 2]).fit(X, Y_PICNIC)
+    with pytest.raises(ValueError, match="categorical_features"):
+        C45Classifier(categorical_features=[True, False]).fit(X_PICNIC, Y_PICNIC)
+    with pytest.raises(ValueError, match="categorical_features"):
+        C45Classifier(categorical_features=[5]).fit(X_PICNIC, Y_PICNIC)
+    with pytest.raises(ValueError, match="criterion"):
+        C45Classifier(criterion="gini").fit(X_PICNIC, Y_PICNIC)
+
+
+def test_deterministic_and_weights_equal_duplicates():
+    X, y, w = messy_data(seed=4)
+    a = C45Classifier(categorical_features=[0, 2]).fit(X, y)
+    b = C45Classifier(categorical_features=[0, 2]).fit(X, y)
+    np.testing.assert_array_equal(a.tree_.feature, b.tree_.feature)
+    np.testing.assert_array_equal(a.tree_.value, b.tree_.value)
+    k = np.random.default_rng(0).integers(1, 3, y.size)
+    c = C45Classifier(categorical_features=[0, 2]).fit(X, y, sample_weight=k)
+    d = C45Classifier(categorical_features=[0, 2]).fit(np.repeat(X, k, 0), np.repeat(y, k))
+    np.testing.assert_array_equal(c.tree_.feature, d.tree_.feature)
+    np.testing.assert_allclose(c.predict_proba(X), d.predict_proba(X))
+
+
+def test_min_samples_leaf_excludes_an_identifier():
+    ident = np.column_stack([X_PICNIC, np.arange(12.0)])
+    est = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2, 3])
+    assert est.fit(ident, Y_PICNIC).tree_.feature[0] == 3  # ID3 takes the identifier
+    est.set_params(min_samples_leaf=2)
+    assert est.fit(ident, Y_PICNIC).tree_.feature[0] != 3
+
+
+@parametrize_with_checks([C45Classifier(), C45Classifier(criterion="information_gain")])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
