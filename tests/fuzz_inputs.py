@@ -31,6 +31,7 @@ __all__ = [
     "public_modules",
     "public_functions",
     "public_estimators",
+    "make_estimator",
     "valid_arguments",
     "param_specs",
 ]
@@ -85,6 +86,41 @@ def public_estimators():
         for name, obj in _public_objects()
         if inspect.isclass(obj) and callable(getattr(obj, "fit", None))
     ]
+
+
+def _members(cls):
+    """Two small prml14 trees: the members of a voting, blending or stacking committee."""
+    from sklearn.base import ClassifierMixin
+
+    from prml14 import DecisionTreeClassifier, DecisionTreeRegressor
+
+    tree = DecisionTreeClassifier if issubclass(cls, ClassifierMixin) else DecisionTreeRegressor
+    return [
+        ("stump", tree(max_depth=1, random_state=0)),
+        ("tree", tree(max_depth=3, random_state=0)),
+    ]
+
+
+# constructor arguments without a default (the combiners' members)
+REQUIRED_PARAMS = {
+    name: _members
+    for name in (
+        "VotingClassifier",
+        "VotingRegressor",
+        "BlendingClassifier",
+        "BlendingRegressor",
+        "StackingClassifier",
+        "StackingRegressor",
+    )
+}
+
+
+def make_estimator(cls, **params):
+    """``cls(**params)``, with the constructor arguments that have no default filled in."""
+    required = REQUIRED_PARAMS.get(cls.__name__)
+    if required is not None and "estimators" not in params:
+        params = {"estimators": required(cls), **params}
+    return cls(**params)
 
 
 @dataclass
@@ -419,3 +455,153 @@ EXPLICIT = {
     },
     "bin_features": lambda ctx: {"X": ctx.rng.normal(size=(ctx.n_samples, ctx.n_features))},
 }
+
+
+# --- beyond the chapter: boosting losses, stagewise, C4.5, forests, importances, combining ---
+
+
+def _regression_data(ctx):
+    X = ctx.rng.normal(size=(ctx.n_samples, ctx.n_features))
+    return X, X[:, 0] + 0.1 * ctx.rng.normal(size=ctx.n_samples)
+
+
+def _loss_call(ctx, **extra):
+    from prml14.boosting_losses import make_loss
+
+    return {
+        "loss": make_loss("squared_error"),
+        "t": ctx.rng.normal(size=ctx.n_samples),
+        "F": ctx.rng.normal(size=ctx.n_samples),
+        **extra,
+    }
+
+
+def _leaf_line_search(ctx):
+    n_nodes = 3
+    leaf = ctx.rng.integers(1, n_nodes, size=ctx.n_samples)
+    return _loss_call(ctx, leaf=leaf, n_nodes=n_nodes)
+
+
+def _class_weights(ctx, shape):
+    return ctx.rng.uniform(0.5, 3.0, size=shape)
+
+
+def _fitted_forest(ctx):
+    from prml14 import RandomForestRegressor
+
+    X, t = _regression_data(ctx)
+    model = RandomForestRegressor(n_estimators=3, max_depth=2, random_state=0).fit(X, t)
+    return model, X, t
+
+
+def _fitted_regressor(ctx):
+    from prml14 import DecisionTreeRegressor
+
+    X, t = _regression_data(ctx)
+    return DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, t), X, t
+
+
+def _permutation_importance(ctx):
+    model, X, t = _fitted_regressor(ctx)
+    return {"estimator": model, "X": X, "y": t, "n_repeats": 2, "random_state": 0}
+
+
+def _oob_permutation_importance(ctx):
+    model, X, t = _fitted_forest(ctx)
+    return {"ensemble": model, "X": X, "y": t, "n_repeats": 2, "random_state": 0}
+
+
+def _out_of_fold(ctx):
+    from sklearn.linear_model import LinearRegression
+
+    X, t = _regression_data(ctx)
+    idx = np.arange(ctx.n_samples)
+    folds = [(idx[idx % 2 == 0], idx[idx % 2 == 1]), (idx[idx % 2 == 1], idx[idx % 2 == 0])]
+    folds = [(train, test) for train, test in folds if train.size and test.size]
+    if not folds:  # one sample: fit and predict on it
+        folds = [(idx, idx)]
+    return {"estimator": LinearRegression(), "X": X, "y": t, "folds": folds}
+
+
+def _reduced_error_prune(ctx):
+    model, X, t = _fitted_regressor(ctx)
+    return {"estimator": model, "X_val": X, "y_val": t}
+
+
+def _validation_node_errors(ctx):
+    model, X, t = _fitted_regressor(ctx)
+    return {"tree": model.tree_, "X": X, "y": t, "loss": "squared_error"}
+
+
+def _reduced_error_subtree(ctx):
+    tree = _fitted_tree(ctx)
+    return {"tree": tree, "node_errors": ctx.rng.uniform(0.0, 2.0, size=tree.node_count)}
+
+
+def _class_indices(ctx, n_classes, shape):
+    return ctx.rng.integers(0, n_classes, size=shape)
+
+
+EXPLICIT.update(
+    {
+        "pseudo_residuals": _loss_call,
+        "line_search": lambda ctx: _loss_call(ctx, h=ctx.rng.normal(size=ctx.n_samples)),
+        "leaf_line_search": _leaf_line_search,
+        "stagewise_step": lambda ctx: _loss_call(
+            ctx, candidates=ctx.rng.normal(size=(ctx.n_samples, 3))
+        ),
+        "prune_by_gain": lambda ctx: {"tree": _fitted_tree(ctx), "gamma": 0.1},
+        "impurity_importances": lambda ctx: {"tree": _fitted_tree(ctx)},
+        "mean_decrease_in_impurity": lambda ctx: {
+            "trees": [_fitted_tree(ctx), _fitted_tree(ctx)],
+            "n_features": ctx.n_features,
+        },
+        "permutation_importance": _permutation_importance,
+        "oob_permutation_importance": _oob_permutation_importance,
+        "out_of_fold_predictions": _out_of_fold,
+        "reduced_error_prune": _reduced_error_prune,
+        "reduced_error_subtree": _reduced_error_subtree,
+        "validation_node_errors": _validation_node_errors,
+        "entropy": lambda ctx: {"class_weights": _class_weights(ctx, (ctx.n_components,))},
+        "intrinsic_value": lambda ctx: {"branch_weights": _class_weights(ctx, (3,))},
+        "information_gain": lambda ctx: {
+            "branch_class_weights": _class_weights(ctx, (3, ctx.n_components))
+        },
+        "missing_value_gain": lambda ctx: {
+            "branch_class_weights": _class_weights(ctx, (3, ctx.n_components)),
+            "missing_weight": 1.5,
+        },
+        "fractional_weights": lambda ctx: {
+            "missing_weights": _class_weights(ctx, (ctx.n_samples,)),
+            "branch_weights": _class_weights(ctx, (3,)),
+        },
+        "gain_ratio": lambda ctx: {"gain": 0.3, "iv": 1.2},
+        "half_log_odds_leaf_values": lambda ctx: {
+            "w_pos": _class_weights(ctx, (4,)),
+            "w_neg": _class_weights(ctx, (4,)),
+        },
+        "inverse_error_weights": lambda ctx: {
+            "expected_errors": ctx.rng.uniform(0.1, 1.0, size=ctx.n_members)
+        },
+        "majority_vote_accuracy": lambda ctx: {"p": 0.7, "n_members": ctx.n_members},
+        "correlated_average_variance": lambda ctx: {
+            "variance": 1.3,
+            "correlation": 0.4,
+            "n_members": ctx.n_members,
+        },
+        "weighted_vote": lambda ctx: {
+            "votes": _class_indices(ctx, ctx.n_components, (ctx.n_samples, ctx.n_members)),
+            "n_classes": ctx.n_components,
+            "weights": ctx.rng.uniform(0.5, 2.0, size=ctx.n_members),
+        },
+        "samme_scores": lambda ctx: {
+            "predictions": _class_indices(ctx, ctx.n_components, (ctx.n_samples, ctx.n_members)),
+            "alphas": ctx.rng.uniform(0.1, 1.0, size=ctx.n_members),
+            "n_classes": ctx.n_components,
+        },
+        "samme_classifier_weight": lambda ctx: {
+            "eps": ctx.rng.uniform(0.05, 0.5),
+            "n_classes": ctx.n_components,
+        },
+    }
+)

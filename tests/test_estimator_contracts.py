@@ -6,7 +6,7 @@ import pickle
 
 import numpy as np
 import pytest
-from fuzz_inputs import public_estimators
+from fuzz_inputs import make_estimator, public_estimators
 from sklearn.base import clone, is_classifier
 from test_fuzz import fast_estimator
 
@@ -20,7 +20,7 @@ IDS = [name for name, _ in ESTIMATORS]
 def _data(cls):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 3))
-    if is_classifier(cls()):
+    if is_classifier(make_estimator(cls)):
         y = np.where(X[:, 0] - X[:, 1] + 0.5 * rng.normal(size=60) > 0, "b", "a")
     else:
         y = np.sin(2 * X[:, 0]) + X[:, 1] + 0.1 * rng.normal(size=60)
@@ -58,7 +58,7 @@ def test_clone_and_refit(name, cls):
 @pytest.mark.parametrize("name, cls", ESTIMATORS, ids=IDS)
 def test_same_random_state_is_bitwise_identical(name, cls):
     X, y = _data(cls)
-    params = {"random_state": 7} if "random_state" in cls().get_params() else {}
+    params = {"random_state": 7} if "random_state" in make_estimator(cls).get_params() else {}
     first = fast_estimator(cls, **params).fit(X, y)
     second = fast_estimator(cls, **params).fit(X, y)
     _assert_identical(_outputs(first, X), _outputs(second, X))
@@ -67,7 +67,7 @@ def test_same_random_state_is_bitwise_identical(name, cls):
             np.testing.assert_array_equal(getattr(first, attribute), getattr(second, attribute))
 
 
-WITH_JOBS = [(n, c) for n, c in ESTIMATORS if "n_jobs" in c().get_params()]
+WITH_JOBS = [(n, c) for n, c in ESTIMATORS if "n_jobs" in make_estimator(c).get_params()]
 
 
 def test_some_estimators_have_n_jobs():

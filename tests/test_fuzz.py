@@ -29,6 +29,7 @@ from fuzz_inputs import (
     SIMPLEX_ROWS,
     SIMPLEX_VECTOR,
     Context,
+    make_estimator,
     param_specs,
     public_estimators,
     public_functions,
@@ -368,16 +369,16 @@ SKLEARN_MESSAGES = (
 
 def fast_estimator(cls, **params):
     """``cls`` with few rounds/iterations (the fuzz cases are many) and a fixed random_state."""
-    defaults = cls().get_params()
+    defaults = make_estimator(cls).get_params()
     fast = {k: v for k, v in FAST.items() if k in defaults}
     if "random_state" in defaults:
         fast["random_state"] = 0
-    return cls(**{**fast, **params})
+    return make_estimator(cls, **{**fast, **params})
 
 
 def _data(cls, kind, rng, n_samples=24):
     X = rng.normal(size=(n_samples, 2))
-    if is_classifier(cls()):
+    if is_classifier(make_estimator(cls)):
         y = np.where(X[:, 0] + 0.3 * rng.normal(size=n_samples) > 0, 1, 0)
         y[:2] = [0, 1]
     else:
@@ -460,7 +461,7 @@ def _perturb_weight(n, kind):
 def _hyper_parameters(cls):
     """(name, bad value) pairs: numeric parameters at and beyond their bounds, bad strings."""
     out = []
-    for name, default in cls().get_params(deep=False).items():
+    for name, default in make_estimator(cls).get_params(deep=False).items():
         if name in ("random_state", "verbose", "warm_start"):
             continue
         if isinstance(default, bool) or default is None:
@@ -497,7 +498,7 @@ def check_estimator_case(cls, part, kind, rng):
     elif part == "param":
         params = dict([kind])
     label = f"{cls.__name__} ({part}: {kind})"
-    names = MESSAGE_WORDS | set(cls().get_params()) | {cls.__name__}
+    names = MESSAGE_WORDS | set(make_estimator(cls).get_params()) | {cls.__name__}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -527,7 +528,7 @@ def check_estimator_case(cls, part, kind, rng):
 
 def _estimator_cases(cls):
     cases = [("X", kind) for kind in X_KINDS]
-    kinds = Y_KINDS if is_classifier(cls()) else Y_REGRESSION_KINDS
+    kinds = Y_KINDS if is_classifier(make_estimator(cls)) else Y_REGRESSION_KINDS
     cases += [("y", kind) for kind in kinds]
     if "sample_weight" in inspect.signature(cls.fit).parameters:
         cases += [("sample_weight", kind) for kind in WEIGHT_KINDS]
