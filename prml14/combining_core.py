@@ -32,6 +32,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_array, check_scalar
 
 from ._equations import implements
+from ._validation import as_float
 
 __all__ = [
     "weighted_vote",
@@ -177,7 +178,7 @@ def majority_vote_accuracy(p, n_members):
     float or ndarray
         P_M(p), broadcast over ``p`` and ``n_members``.
     """
-    p = np.asarray(p, dtype=float)
+    p = as_float(p, "p", allow_inf=True)
     M = np.asarray(n_members)
     if not np.all(np.isfinite(p)) or np.any((p < 0) | (p > 1)):
         raise ValueError(f"p must lie in [0, 1], got {p}")
