@@ -74,12 +74,18 @@ def markdown(results):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
-    parser.add_argument("--only", help="run only benchmarks/bench_ONLY.py")
+    parser.add_argument(
+        "--only",
+        help="run only benchmarks/bench_ONLY.py (comma-separated topics for several); their rows "
+        "replace theirs in the existing results, the other scripts' rows are kept",
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(HERE))
     scripts = sorted(HERE.glob("bench_*.py"))
+    all_scripts = [s.stem.removeprefix("bench_") for s in scripts]
     if args.only:
-        scripts = [s for s in scripts if s.stem == f"bench_{args.only}"]
+        only = set(args.only.split(","))
+        scripts = [s for s in scripts if s.stem.removeprefix("bench_") in only]
     rows = []
     start = time.perf_counter()
     with threadpool_limits(1):
@@ -104,6 +110,16 @@ def main(argv=None):
         "rows": rows,
     }
     name = "results-quick" if args.quick else "results"
+    previous = HERE / f"{name}.json"
+    if args.only and previous.exists():  # merge: keep the rows of the scripts not re-run
+        old = json.loads(previous.read_text())
+        ran = {s.stem.removeprefix("bench_") for s in scripts}
+        kept = [r for r in old["rows"] if r["benchmark"] not in ran]
+        order = {topic: i for i, topic in enumerate(all_scripts)}
+        results["rows"] = sorted(kept + rows, key=lambda r: order.get(r["benchmark"], -1))
+        results["total_seconds"] = round(old["total_seconds"] + results["total_seconds"], 1)
+        results["merged"] = sorted(ran)
+        rows = results["rows"]
     (HERE / f"{name}.json").write_text(json.dumps(results, indent=1) + "\n")
     table = markdown(results)
     (HERE / f"{name}.md").write_text(table + "\n")
