@@ -43,7 +43,7 @@ def goal_text(row):
         if row["reference"] is None:
             return "", None
         ratio = row["reference"] / row["prml14"]
-        return f"≥ {goal['min_speedup']:g}×", ratio >= goal["min_speedup"]
+        return f"≥ {goal['min_speedup']:.3g}×", ratio >= goal["min_speedup"]
     expected, tol = goal["exponent"], goal["tolerance"]
     return f"N^{expected:g} ± {tol:g}", abs(row["exponent"] - expected) <= tol
 
