@@ -29,10 +29,10 @@ from scipy.optimize import nnls
 from scipy.stats import binom
 from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_array, check_scalar
+from sklearn.utils.validation import check_scalar
 
 from ._equations import implements
-from ._validation import as_float
+from ._validation import as_float, check_array
 
 __all__ = [
     "weighted_vote",
@@ -272,7 +272,9 @@ def inverse_error_weights(expected_errors):
     error : float
         1 / Σ_m (1/E_m), the error of the weighted committee.
     """
-    E = check_array(expected_errors, ensure_2d=False, dtype=np.float64, input_name="errors")
+    E = check_array(
+        expected_errors, ensure_2d=False, dtype=np.float64, input_name="expected_errors"
+    )
     if E.ndim != 1 or E.size == 0 or np.any(E <= 0):
         raise ValueError(
             f"expected_errors must be a non-empty vector of positive numbers, got {E}"

@@ -28,10 +28,10 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_array, check_is_fitted, check_scalar
+from sklearn.utils.validation import check_is_fitted, check_scalar
 
 from ._equations import implements
-from ._validation import as_float
+from ._validation import as_float, check_array
 from .bagging import BaggingClassifier, BaggingRegressor, _BaseBagging
 from .importances import mean_decrease_in_impurity
 from .trees import TREE_LEAF, DecisionTreeClassifier, DecisionTreeRegressor
@@ -346,7 +346,7 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         ndarray of shape (n_samples,)
             The predictions.
         """
-        X = check_array(self._validate_predict(X), dtype=np.float64, order="C")
+        X = check_array(self._validate_predict(X), dtype=np.float64, order="C", input_name="X")
         return self._forest_sum(X, _tree_values) / len(self.estimators_)
 
 
@@ -492,5 +492,5 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         ndarray of shape (n_samples, n_classes)
             Columns in the order of ``classes_``; each row sums to one.
         """
-        X = check_array(self._validate_predict(X), dtype=np.float64, order="C")
+        X = check_array(self._validate_predict(X), dtype=np.float64, order="C", input_name="X")
         return self._forest_sum(X, self._tree_proba) / len(self.estimators_)

@@ -460,9 +460,10 @@ EXPLICIT = {
 # --- beyond the chapter: boosting losses, stagewise, C4.5, forests, importances, combining ---
 
 
-def _regression_data(ctx):
-    X = ctx.rng.normal(size=(ctx.n_samples, ctx.n_features))
-    return X, X[:, 0] + 0.1 * ctx.rng.normal(size=ctx.n_samples)
+def _regression_data(ctx, min_samples=1):
+    n = max(ctx.n_samples, min_samples)
+    X = ctx.rng.normal(size=(n, ctx.n_features))
+    return X, X[:, 0] + 0.1 * ctx.rng.normal(size=n)
 
 
 def _loss_call(ctx, **extra):
@@ -489,20 +490,20 @@ def _class_weights(ctx, shape):
 def _fitted_forest(ctx):
     from prml14 import RandomForestRegressor
 
-    X, t = _regression_data(ctx)
+    X, t = _regression_data(ctx, min_samples=10)  # some points out of bag
     model = RandomForestRegressor(n_estimators=3, max_depth=2, random_state=0).fit(X, t)
     return model, X, t
 
 
-def _fitted_regressor(ctx):
+def _fitted_regressor(ctx, min_samples=1):
     from prml14 import DecisionTreeRegressor
 
-    X, t = _regression_data(ctx)
+    X, t = _regression_data(ctx, min_samples)
     return DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, t), X, t
 
 
 def _permutation_importance(ctx):
-    model, X, t = _fitted_regressor(ctx)
+    model, X, t = _fitted_regressor(ctx, min_samples=2)  # R² needs two points
     return {"estimator": model, "X": X, "y": t, "n_repeats": 2, "random_state": 0}
 
 
@@ -514,12 +515,9 @@ def _oob_permutation_importance(ctx):
 def _out_of_fold(ctx):
     from sklearn.linear_model import LinearRegression
 
-    X, t = _regression_data(ctx)
-    idx = np.arange(ctx.n_samples)
+    X, t = _regression_data(ctx, min_samples=2)  # two disjoint folds
+    idx = np.arange(len(t))
     folds = [(idx[idx % 2 == 0], idx[idx % 2 == 1]), (idx[idx % 2 == 1], idx[idx % 2 == 0])]
-    folds = [(train, test) for train, test in folds if train.size and test.size]
-    if not folds:  # one sample: fit and predict on it
-        folds = [(idx, idx)]
     return {"estimator": LinearRegression(), "X": X, "y": t, "folds": folds}
 
 

@@ -22,13 +22,12 @@ import copy
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import (
-    check_array,
     check_consistent_length,
     check_is_fitted,
 )
 
 from .._equations import implements
-from .._validation import check_sample_weight
+from .._validation import check_array, check_sample_weight
 from .structure import TREE_LEAF
 
 __all__ = ["validation_node_errors", "reduced_error_subtree", "reduced_error_prune"]
