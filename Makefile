@@ -12,7 +12,8 @@ export OPENBLAS_NUM_THREADS ?= 1
 BOOK_PAGES := $(wildcard book/*.md)
 NOTEBOOKS  := $(shell grep -l '^  formats: md:myst,ipynb' $(BOOK_PAGES))
 
-.PHONY: install book test lint format unit nbval book-check browser pdf notebooks generated bench clean
+.PHONY: install book test lint format unit nbval book-check browser pdf notebooks generated bench clean \
+	fuzz test-min
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -85,10 +86,31 @@ notebooks: $(STAMP)
 	    --NotebookClient.record_timing=False $${page%.md}.ipynb || exit 1; \
 	done
 
-## bench: the benchmarks, side by side with scikit-learn
+## bench: every benchmarks/bench_*.py, one thread, beside the reference libraries; writes
+## benchmarks/results.json and the README's table
 bench: $(STAMP)
-	for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+	$(BIN)/python benchmarks/run.py
+	$(BIN)/python tools/bench_table.py
+
+## fuzz: the fuzz suite with ten times the examples of make test (a few minutes)
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py
+
+## test-min: the unit tests in .venv-min, with the oldest versions pyproject.toml declares
+MIN_VENV := .venv-min
+MIN_STAMP := $(MIN_VENV)/.installed-stamp
+$(MIN_STAMP): pyproject.toml tools/min_requirements.py
+	test -x $(MIN_VENV)/bin/python || $(PYTHON) -m venv $(MIN_VENV)
+	$(MIN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BIN)/python tools/min_requirements.py > $(MIN_VENV)/constraints.txt
+	$(MIN_VENV)/bin/python -m pip install --quiet -c $(MIN_VENV)/constraints.txt -e '.[test]'
+	touch $(MIN_STAMP)
+
+test-min: $(STAMP) $(MIN_STAMP)
+	PRML14_MIN_VERSIONS=1 $(MIN_VENV)/bin/python -m pytest -m "not slow" \
+	  --ignore=tests/test_layout.py --ignore=tests/test_notebook_pairing.py \
+	  --ignore=tests/test_book_conventions.py
 
 clean:
-	rm -rf _build .pytest_cache .hypothesis
+	rm -rf _build .pytest_cache .hypothesis $(MIN_VENV)
 	find . -name __pycache__ -not -path './$(VENV)/*' -exec rm -rf {} +

@@ -20,7 +20,7 @@ import argparse
 from functools import partial
 
 import numpy as np
-from _timing import timed
+from _timing import median_time, row, timed
 from sklearn.datasets import make_classification
 from sklearn.ensemble import AdaBoostClassifier as SklearnAdaBoost
 from sklearn.tree import DecisionTreeClassifier
@@ -100,6 +100,36 @@ def table(rows, n_features, n_rounds):
             f"{r['p_sk'] / r['p_ours']:.1f}× | gini-mode model: {r['p_gini']:.4f} s |",
         ]
     return "\n".join(lines)
+
+
+def benchmark(quick=False):
+    """Rows for ``make bench`` (benchmarks/run.py): N = 20 000 only (scikit-learn takes 40 s a
+    fit at 100 000), medians of three fits."""
+    n, n_rounds = (2_000, 20) if quick else (20_000, 200)
+    X, y = data(n, 20)
+    sk = SklearnAdaBoost(
+        DecisionTreeClassifier(max_depth=1), n_estimators=n_rounds, random_state=0
+    )
+    t_sk, sk = median_time(partial(sk.fit, X, y))
+    t_ours, ours = median_time(partial(AdaBoostClassifier(n_estimators=n_rounds).fit, X, y))
+    gini = AdaBoostClassifier(DecisionStump(criterion="gini"), n_estimators=n_rounds)
+    t_gini, gini = median_time(partial(gini.fit, X, y))
+    p_sk, _ = median_time(partial(sk.predict, X), 5)
+    p_ours, _ = median_time(partial(ours.predict, X), 5)
+    size = f"N={n:,}, D=20, M={n_rounds}"
+    note = "vs scikit-learn AdaBoostClassifier(max_depth=1 trees)"
+    return [
+        row("fit (error stumps)", size, t_ours, t_sk, min_speedup=1.0, note=note),
+        row(
+            "fit (gini mode)",
+            size,
+            t_gini,
+            t_sk,
+            min_speedup=1.0,
+            note=f"same split in {same_rounds(gini, sk)}/{len(sk.estimators_)} rounds",
+        ),
+        row("predict", size, p_ours, p_sk, min_speedup=1.0),
+    ]
 
 
 def main(argv=None):

@@ -26,6 +26,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from functools import partial
 
 import numpy as np
+from _timing import row as _row
 from _timing import timed
 from sklearn.datasets import make_classification, make_hastie_10_2
 from sklearn.ensemble import AdaBoostClassifier as SklearnAdaBoost
@@ -90,6 +91,24 @@ def table(rows, n_rounds):
             f"{'yes' if ratio <= goal else 'no'} | {note} |"
         )
     return "\n".join(lines)
+
+
+def benchmark(quick=False):
+    """Rows for ``make bench``: the rows of :func:`main`'s table (goal: prml14 at most ``goal``
+    times the reference's time, i.e. a minimum speed-up of 1 / goal)."""
+    n, n_rounds, repeats = (2_000, 20, 1) if quick else (20_000, 100, 1)
+    rows = [samme_row(n, n_rounds, repeats), *variant_rows(n, n_rounds, repeats)]
+    return [
+        _row(
+            task,
+            f"N={m:,}, {n_rounds} rounds",
+            t_ours,
+            t_ref,
+            min_speedup=1 / goal,
+            note=f"goal: at most {goal}x; {note}",
+        )  # fmt: skip
+        for task, m, t_ours, t_ref, goal, note in rows
+    ]
 
 
 def main(argv=None):

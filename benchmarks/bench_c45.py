@@ -27,6 +27,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
+from _timing import row as _row
 from _timing import timed
 from sklearn.tree import DecisionTreeClassifier as SklearnClassifier
 from sklearn.tree import DecisionTreeRegressor as SklearnRegressor
@@ -90,6 +91,16 @@ def run(n, d, depth, repeats):
         )
     )
     return rows
+
+
+def benchmark(quick=False):
+    """Rows for ``make bench``: the rows of :func:`run` (goal: prml14 at most ``goal`` times
+    the reference's time, i.e. a minimum speed-up of 1 / goal)."""
+    n, d, depth, repeats = (2_000, 5, 6, 1) if quick else (20_000, 10, 8, 3)
+    return [
+        _row(task, size, t_ours, t_ref, min_speedup=1 / goal, note=f"goal: at most {goal:.0f}x")
+        for task, size, t_ours, t_ref, goal in run(n, d, depth, repeats)
+    ]
 
 
 def main():

@@ -21,7 +21,9 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 from functools import partial  # noqa: E402
+from statistics import median  # noqa: E402
 
+from _timing import row as _row  # noqa: E402
 from _timing import timed  # noqa: E402
 from sklearn.datasets import make_classification, make_regression  # noqa: E402
 from sklearn.ensemble import StackingClassifier as SkStackingClassifier  # noqa: E402
@@ -78,6 +80,28 @@ def tasks(n):
         ),
         ("stacking regressor: fit", partial(ours_reg.fit, Xr, yr), partial(sk_reg.fit, Xr, yr)),
     ]
+
+
+def benchmark(quick=False):
+    """Rows for ``make bench``: every task of :func:`tasks` at N = 20 000 (2 000 if quick),
+    the medians of three interleaved runs; goal: at least GOAL times scikit-learn's speed."""
+    n = 2_000 if quick else 20_000
+    rows = []
+    for name, ours, theirs in tasks(n):
+        t_ours, t_sk = [], []
+        for _ in range(3):  # interleaved, so both see the same machine state
+            t_ours.append(timed(ours)[0])
+            t_sk.append(timed(theirs)[0])
+        rows.append(
+            _row(
+                name,
+                f"N={n:,}, D=10",
+                median(t_ours),
+                median(t_sk),
+                min_speedup=GOAL,
+            )  # fmt: skip
+        )
+    return rows
 
 
 def main(argv=None):

@@ -29,7 +29,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
-from _timing import timed
+from _timing import median_time, row, scaling_row, timed
 from sklearn.datasets import make_friedman1
 from sklearn.ensemble import GradientBoostingRegressor as SklearnGB
 from sklearn.ensemble import HistGradientBoostingRegressor
@@ -52,7 +52,40 @@ def ours(splitter, n_trees):
     return GradientBoostingRegressor(n_estimators=n_trees, max_depth=3, splitter=splitter)
 
 
-def row(task, size, t_ours, t_ref, goal, met):
+def benchmark(quick=False):
+    """Rows for ``make bench``: the goals of the table of :func:`main` (the memory table and the
+    xgboost row stay in ``main``; the exact rows time 3 trees)."""
+    n = 20_000 if quick else 100_000
+    n_trees = 20 if quick else 100
+    exact_trees = 3
+    X, y = data(n)
+    rows = []
+    size = f"N={n:,}, D=10, {n_trees} trees"
+    t_hist, _ = median_time(lambda: ours("histogram", n_trees).fit(X, y))
+    hgb = HistGradientBoostingRegressor(
+        max_iter=n_trees, max_depth=3, max_leaf_nodes=None, early_stopping=False
+    )
+    t_hgb, _ = median_time(lambda: hgb.fit(X, y))
+    rows.append(row("GBDT histogram fit vs HistGradientBoosting", size, t_hist, t_hgb,
+                    min_speedup=1 / 3, note="goal: at most 3x their time"))  # fmt: skip
+    size = f"N={n:,}, D=10, per tree ({exact_trees} trees)"
+    t_exact, _ = median_time(lambda: ours("exact", exact_trees).fit(X, y), repeats=1)
+    sk = SklearnGB(n_estimators=exact_trees, max_depth=3)
+    t_sk, _ = median_time(lambda: sk.fit(X, y), repeats=1)
+    rows.append(row("GBDT exact, time per tree vs sklearn GradientBoosting", size,
+                    t_exact / exact_trees, t_sk / exact_trees, min_speedup=3))  # fmt: skip
+    rows.append(row("GBDT histogram, time per tree vs sklearn GradientBoosting", size,
+                    t_hist / n_trees, t_sk / exact_trees, min_speedup=20))  # fmt: skip
+    sizes = [5_000, 10_000, 20_000, 40_000] if quick else [25_000, 50_000, 100_000, 200_000]
+    seconds = []
+    for m in sizes:
+        Xm, ym = data(m, seed=1)
+        seconds.append(timed(lambda Xm=Xm, ym=ym: ours("histogram", 20).fit(Xm, ym))[0])
+    rows.append(scaling_row("GBDT histogram fit, 20 trees", sizes, seconds, 1.0))
+    return rows
+
+
+def _print_row(task, size, t_ours, t_ref, goal, met):
     ratio = t_ours / t_ref
     print(
         f"| {task} | {size} | {t_ours:.2f} | {t_ref:.2f} | {ratio:.2f} | {goal} | "
@@ -81,21 +114,24 @@ def main(quick):
         max_iter=n_trees, max_depth=3, max_leaf_nodes=None, early_stopping=False
     )
     t_hgb, _ = timed(lambda: hgb.fit(X, y), 2)
-    row("histogram vs sklearn HistGradientBoosting", size, t_hist, t_hgb, "<= 3", lambda r: r <= 3)
+    _print_row(
+        "histogram vs sklearn HistGradientBoosting", size, t_hist, t_hgb, "<= 3", lambda r: r <= 3
+    )
     if xgboost is not None:
         xgb = xgboost.XGBRegressor(
             tree_method="hist", n_estimators=n_trees, max_depth=3, learning_rate=0.1, nthread=1
         )
         t_xgb, _ = timed(lambda: xgb.fit(X, y), 2)
-        row("histogram vs xgboost hist", size, t_hist, t_xgb, "<= 3", lambda r: r <= 3)
+        _print_row("histogram vs xgboost hist", size, t_hist, t_xgb, "<= 3",
+                   lambda r: r <= 3)  # fmt: skip
     size = f"N={n}, D=10, per tree ({exact_trees} trees)"
     t_exact, _ = timed(lambda: ours("exact", exact_trees).fit(X, y))
     sk = SklearnGB(n_estimators=exact_trees, max_depth=3)
     t_sk, _ = timed(lambda: sk.fit(X, y))
     t_sk /= exact_trees
-    row("exact vs sklearn GradientBoosting", size, t_exact / exact_trees, t_sk, "<= 1/3",
+    _print_row("exact vs sklearn GradientBoosting", size, t_exact / exact_trees, t_sk, "<= 1/3",
         lambda r: r <= 1 / 3)  # fmt: skip
-    row("histogram vs sklearn GradientBoosting", size, t_hist / n_trees, t_sk, "<= 1/20",
+    _print_row("histogram vs sklearn GradientBoosting", size, t_hist / n_trees, t_sk, "<= 1/20",
         lambda r: r <= 1 / 20)  # fmt: skip
 
     print("\nTime per histogram tree against N (20 trees, binning included):\n")

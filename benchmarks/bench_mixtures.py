@@ -29,7 +29,7 @@ import tracemalloc
 import warnings
 
 import numpy as np
-from _timing import timed
+from _timing import median_time, row
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from threadpoolctl import threadpool_limits
 
@@ -214,10 +214,12 @@ def run(sizes, repeats):
                     model, Phi, params = setup(cls(K, max_iter=3, tol=0.0, random_state=0), X, t)
             data_bytes = Phi.nbytes + t.nbytes
             iteration = functools.partial(one_iteration, model, Phi, t, params)
-            seconds, _ = timed(iteration, repeats)
+            seconds, _ = median_time(iteration, repeats)
             peak = peak_memory(iteration)
             gamma = np.random.default_rng(1).dirichlet(np.ones(K), size=n)
-            sk_seconds, _ = timed(functools.partial(sklearn_m_step, kind, X, t, gamma))
+            sk_seconds, _ = median_time(
+                functools.partial(sklearn_m_step, kind, X, t, gamma), repeats
+            )
             steps = count_newton_steps(model, Phi, t, params)
             ratio = "" if previous is None else f"{seconds / previous[0]:.1f}"
             if previous is not None and steps:
@@ -229,6 +231,25 @@ def run(sizes, repeats):
             )
             previous = (seconds, steps)
     return rows
+
+
+def benchmark(quick=False):
+    """Rows for ``make bench`` (benchmarks/run.py): one EM iteration at N = 100 000 against
+    scikit-learn fitting the K weighted models it stands for (goal: at least as fast)."""
+    n = 10**4 if quick else 10**5
+    with threadpool_limits(1):
+        results = run((n,), repeats=3)
+    return [
+        row(
+            f"one EM iteration: {kind}",
+            f"N={n:,}, K={K}, M={D + 1}",
+            seconds,
+            sk_seconds,
+            min_speedup=1.0,
+            note=f"{steps} Newton steps" if steps else "",
+        )
+        for kind, n, seconds, sk_seconds, _, _, steps, _ in results
+    ]
 
 
 def main():

@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from _timing import timed
+from _timing import median_time, row, timed
 from sklearn.tree import DecisionTreeRegressor as SklearnTree
 from sklearn.tree._tree import ccp_pruning_path
 from threadpoolctl import threadpool_limits
@@ -63,6 +63,35 @@ def run(n, d, repeats):
             t_ours,
             "yes" if same else "NO",
         )
+    )
+    return rows
+
+
+def benchmark(quick=False):
+    """Rows for ``make bench`` (benchmarks/run.py): medians of three fits at N = 100 000; the
+    pruning path at N = 20 000 (scikit-learn's takes 40 s at 100 000)."""
+    n, n_path = (10_000, 5_000) if quick else (100_000, 20_000)
+    X, t = data(n, 10)
+    rows = []
+    for depth in (4, 8, None):
+        t_sk, sk = median_time(lambda depth=depth: SklearnTree(max_depth=depth).fit(X, t))
+        t_ours, ours = median_time(
+            lambda depth=depth: DecisionTreeRegressor(max_depth=depth).fit(X, t)
+        )
+        same = np.allclose(ours.predict(X), sk.predict(X), rtol=1e-9, atol=1e-12)
+        label = f"fit, max_depth={depth}" if depth else "fit, full depth"
+        note = f"{ours.tree_.node_count} nodes, same predictions: {'yes' if same else 'NO'}"
+        rows.append(row(label, f"N={n:,}, D=10", t_ours, t_sk, min_speedup=1.0, note=note))
+    X, t = X[:n_path], t[:n_path]
+    ours = DecisionTreeRegressor().fit(X, t)
+    sk = SklearnTree().fit(X, t)
+    costs = pruning_costs(ours.tree_)
+    t_ours, path = median_time(lambda: weakest_link_path(ours.tree_, costs))
+    t_sk, ref = median_time(lambda: ccp_pruning_path(sk.tree_))
+    same = len(path.lambdas) == len(ref["ccp_alphas"])
+    note = f"{len(path.lambdas)} breakpoints, same path: {'yes' if same else 'NO'}"
+    rows.append(
+        row("pruning path", f"N={n_path:,}, D=10", t_ours, t_sk, min_speedup=1.0, note=note)
     )
     return rows
 

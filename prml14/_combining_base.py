@@ -15,12 +15,12 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import (
-    _check_sample_weight,
     check_is_fitted,
     has_fit_parameter,
     validate_data,
 )
 
+from ._validation import check_sample_weight
 from .combining_core import _member_outputs, linear_blend_weights
 
 __all__ = [
@@ -270,7 +270,7 @@ class BlendingBase(BaseCombiner):
         elif is_classifier(self):
             require_proba(members, f"blend={self.blend!r}")
         if sample_weight is not None:
-            sample_weight = _check_sample_weight(sample_weight, X)
+            sample_weight = check_sample_weight(sample_weight, X)
         if X_val is None:
             if y_val is not None or sample_weight_val is not None:
                 raise ValueError("y_val and sample_weight_val need X_val")
@@ -283,7 +283,7 @@ class BlendingBase(BaseCombiner):
                 raise ValueError("X_val was given without y_val")
             X_val, y_val = self._validate(X_val, y_val, reset=False)
             if sample_weight_val is not None:
-                sample_weight_val = _check_sample_weight(sample_weight_val, X_val)
+                sample_weight_val = check_sample_weight(sample_weight_val, X_val)
         self._fit_members(members, X, y, sample_weight)
         self.stack_method_ = (
             self._resolve_methods(members) if learned else [self._plain_method] * len(members)

@@ -19,7 +19,6 @@ from sklearn.cluster import KMeans
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import (
-    _check_sample_weight,
     check_array,
     check_is_fitted,
     validate_data,
@@ -27,7 +26,12 @@ from sklearn.utils.validation import (
 
 from ._em import run_em
 from ._numerics import expit
-from ._validation import binary_targets, fitted_binary_targets
+from ._validation import (
+    binary_targets,
+    check_magnitude,
+    check_sample_weight,
+    fitted_binary_targets,
+)
 from .conditional_mixture import affine_features
 from .experts_core import (
     bernoulli_expert_log_density,
@@ -145,6 +149,9 @@ class BaseGatedExperts(BaseEstimator):
             The fitted estimator.
         """
         X, y = validate_data(self, X, y, ensure_min_samples=2, y_numeric=self._y_numeric)
+        check_magnitude(X, "X")
+        if self._y_numeric:
+            check_magnitude(y, "y")
         t = self._encode_targets(y)
         branching, depth = self._tree()
         if branching**depth > X.shape[0]:
@@ -154,7 +161,7 @@ class BaseGatedExperts(BaseEstimator):
             )
         sw = None
         if sample_weight is not None:
-            sw = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+            sw = check_sample_weight(sample_weight, X)
         Phi, Phi_gate = affine_features(X), self._gate_basis(X)
         fixed = self._fixed_settings(t, sw)
         gates = [np.zeros((branching**d, Phi_gate.shape[1], branching)) for d in range(depth)]

@@ -4,10 +4,98 @@ wrapped estimator (AdaBoost, bagging)."""
 
 from __future__ import annotations
 
+import re
+import warnings
+
 import numpy as np
+from sklearn.utils import check_array as _sklearn_check_array
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
-__all__ = ["binary_targets", "fitted_binary_targets", "random_state_params", "check_simplex"]
+# np.exceptions is numpy >= 1.25
+ComplexWarning = getattr(np, "exceptions", np).ComplexWarning
+
+__all__ = [
+    "binary_targets",
+    "fitted_binary_targets",
+    "random_state_params",
+    "check_simplex",
+    "check_array",
+    "as_float",
+    "check_magnitude",
+    "check_sample_weight",
+]
+
+
+def _named(error, name):
+    """``error`` re-raised as the same type with ``name`` in its message if it is missing."""
+    message = str(error)
+    if re.search(rf"\b{re.escape(name)}\b", message):
+        return error
+    return type(error)(f"{name}: {message}")
+
+
+def check_array(array, *, input_name, **kwargs):
+    """scikit-learn's ``check_array``, whose every error names ``input_name``.
+
+    scikit-learn names the input in some messages (NaN, inf) but not in others (complex values,
+    strings, empty arrays); the core functions promise an error naming the bad argument.
+
+    Parameters
+    ----------
+    array : array-like
+    input_name : str
+        The argument's name, for the error messages.
+    **kwargs
+        Passed on to :func:`sklearn.utils.check_array`.
+
+    Returns
+    -------
+    ndarray
+    """
+    if np.iscomplexobj(array):
+        raise ValueError(f"{input_name} must hold real numbers, got complex values")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ComplexWarning)
+            return _sklearn_check_array(array, input_name=input_name, **kwargs)
+    except (ValueError, TypeError, ComplexWarning) as error:
+        raise _named(ValueError(str(error)), input_name) from error
+
+
+def as_float(a, name, *, allow_inf=False, non_negative=False):
+    """``a`` as a float ndarray of any shape: real numbers, no NaN (no inf unless allowed).
+
+    Parameters
+    ----------
+    a : array-like or float
+    name : str
+        The argument's name, for the error messages.
+    allow_inf : bool, default=False
+        Accept ±inf (log-densities of zero, ln 0 = −∞).
+    non_negative : bool, default=False
+        Refuse negative entries (weights, scales, responsibilities).
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, if a condition fails or ``a`` is not numeric.
+    """
+    if np.iscomplexobj(a):
+        raise ValueError(f"{name} must hold real numbers, got complex values")
+    try:
+        out = np.asarray(a, dtype=float)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{name} must be numeric: {error}") from error
+    if np.isnan(out).any() or (not allow_inf and np.isinf(out).any()):
+        finite = "NaN" if allow_inf else "NaN or infinity"
+        raise ValueError(f"{name} must not contain {finite}")
+    if non_negative and (out < 0).any():
+        raise ValueError(f"{name} must be non-negative")
+    return out
 
 
 def binary_targets(y):
@@ -115,7 +203,7 @@ def check_simplex(weights, n_components=None, name="weights"):
     ValueError
         Naming ``name``, if a condition fails (the sum may differ from one by 1e-8).
     """
-    weights = np.asarray(weights, dtype=float)
+    weights = as_float(weights, name)
     if weights.ndim != 1 or weights.size == 0:
         raise ValueError(
             f"{name} must be a non-empty 1-D array of mixing coefficients, "
@@ -132,3 +220,64 @@ def check_simplex(weights, n_components=None, name="weights"):
     ):
         raise ValueError(f"{name} must be non-negative and sum to one, got {weights}")
     return weights
+
+
+def check_magnitude(a, name, limit=1e150):
+    """Refuse entries beyond ``limit`` in magnitude, whose squares would overflow in a fit.
+
+    Parameters
+    ----------
+    a : ndarray
+    name : str
+        The argument's name, for the error message.
+    limit : float, default=1e150
+        The largest magnitude accepted.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, with the advice to rescale.
+    """
+    a = as_float(a, name, allow_inf=True)
+    largest = float(np.max(np.abs(a))) if a.size else 0.0
+    if largest > limit:
+        raise ValueError(
+            f"{name} has entries of magnitude up to {largest:.3g}: beyond {limit:.0e} the sums "
+            f"of squares in the fit overflow; rescale {name} (e.g. with "
+            "sklearn.preprocessing.StandardScaler)"
+        )
+
+
+def check_sample_weight(sample_weight, X, *, max_magnitude=1e100, **kwargs):
+    """Sample weights for a fit: scikit-learn's ``_check_sample_weight`` with non-negative
+    weights, and, whatever the scikit-learn version, a refusal of all-zero weights and of
+    weights whose products overflow.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_samples,) or None
+        None gives unit weights.
+    X : ndarray of shape (n_samples, n_features)
+        The inputs (for the number of samples).
+    max_magnitude : float or None, default=1e100
+        The largest weight accepted (None: any finite weight, for fits that normalise them).
+    **kwargs
+        Passed on (e.g. ``dtype``).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        If a weight is negative or not finite, all are zero, or one exceeds ``max_magnitude``.
+    """
+    from sklearn.utils.validation import _check_sample_weight
+
+    sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True, **kwargs)
+    if sample_weight.size and not np.any(sample_weight > 0):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+    if max_magnitude is not None:
+        check_magnitude(sample_weight, "sample_weight", max_magnitude)
+    return sample_weight

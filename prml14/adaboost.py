@@ -21,7 +21,6 @@ from sklearn.utils import check_random_state, get_tags
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
-    _check_sample_weight,
     check_is_fitted,
     has_fit_parameter,
     validate_data,
@@ -29,7 +28,7 @@ from sklearn.utils.validation import (
 
 from ._equations import implements
 from ._numerics import expit, softmax
-from ._validation import binary_targets, random_state_params
+from ._validation import binary_targets, check_sample_weight, random_state_params
 from .boosting import (
     normalise_log_weights,
     samme_classifier_weight,
@@ -177,8 +176,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         else:  # SAMME: the weak learners are trained on the class indices
             template = self._learner_template(n_classes)
             self.classes_, t = classes, y_index.reshape(-1).astype(np.intp)
-        w = _check_sample_weight(
-            sample_weight, X, dtype=np.float64, ensure_non_negative=True
+        w = check_sample_weight(
+            sample_weight, X, dtype=np.float64, max_magnitude=None
         )  # not all 0
         # points of zero weight never count in (14.15) and (14.18) keeps them at zero: drop them,
         # so that they do not move the stumps' midpoint thresholds either

@@ -23,7 +23,7 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import _check_sample_weight, validate_data
+from sklearn.utils.validation import validate_data
 
 from ._equations import implements
 from ._tree_boosting import (
@@ -31,7 +31,7 @@ from ._tree_boosting import (
     leaf_sums,
     weighted_least_squares_tree,
 )
-from ._validation import binary_targets
+from ._validation import as_float, binary_targets, check_sample_weight
 from .boosting import normalise_log_weights
 
 __all__ = [
@@ -64,8 +64,8 @@ def half_log_odds_leaf_values(w_pos, w_neg, proba_clip=0.0):
     ndarray of shape (n_leaves,)
         The leaf values f_τ.
     """
-    w_pos = np.asarray(w_pos, dtype=float)
-    w_neg = np.asarray(w_neg, dtype=float)
+    w_pos = as_float(w_pos, "w_pos", allow_inf=True)
+    w_neg = as_float(w_neg, "w_neg", allow_inf=True)
     if w_pos.shape != w_neg.shape:
         raise ValueError(
             f"w_pos and w_neg must have one shape, got {w_pos.shape} and {w_neg.shape}"
@@ -100,7 +100,11 @@ def exponential_reweight(log_w, t, f):
     ndarray of shape (n_samples,)
         The new ln w_n, not normalised.
     """
-    log_w, t, f = (np.asarray(a, dtype=float) for a in (log_w, t, f))
+    log_w, t, f = (
+        as_float(log_w, "log_w", allow_inf=True),
+        as_float(t, "t", allow_inf=True),
+        as_float(f, "f", allow_inf=True),
+    )
     if not log_w.shape == t.shape == f.shape or log_w.ndim != 1:
         raise ValueError("log_w, t and f must be 1-D arrays of one length")
     return log_w - t * f
@@ -127,7 +131,7 @@ def exponential_loss_derivatives(t, w):
     h : ndarray of shape (n_samples,)
         Second derivatives (h_n = w_n, since t_n² = 1).
     """
-    t, w = np.asarray(t, dtype=float), np.asarray(w, dtype=float)
+    t, w = as_float(t, "t", allow_inf=True), as_float(w, "w", allow_inf=True)
     if t.shape != w.shape or t.ndim != 1:
         raise ValueError(f"t and w must be 1-D arrays of one length, got {t.shape} and {w.shape}")
     return -w * t, w * t**2
@@ -193,7 +197,7 @@ class _ExponentialBooster(TreeBoosterMixin):
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, t = binary_targets(y)
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        w = check_sample_weight(sample_weight, X, dtype=np.float64, max_magnitude=None)
         # points of zero weight never count, and (B.5) keeps them at zero: drop them, so that
         # they do not move the trees' midpoint thresholds either
         keep = w > 0

@@ -31,14 +31,13 @@ from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt, St
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import (
-    _check_sample_weight,
     check_is_fitted,
     check_scalar,
     has_fit_parameter,
     validate_data,
 )
 
-from ._validation import random_state_params
+from ._validation import check_sample_weight, random_state_params
 from .trees import DecisionTreeClassifier, DecisionTreeRegressor
 
 __all__ = [
@@ -201,7 +200,7 @@ class _BaseBagging(BaseEstimator):
                     f"sample_weight was given but the estimator {type(self.estimator_).__name__} "
                     "does not accept sample_weight in fit"
                 )
-            sample_weight = _check_sample_weight(sample_weight, X)
+            sample_weight = check_sample_weight(sample_weight, X)
         rng = check_random_state(self.random_state)
         indices = self._draw_samples(X.shape[0], rng)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)

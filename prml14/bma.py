@@ -20,12 +20,12 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import check_array, check_scalar
+from sklearn.utils import check_scalar
 
 from ._em import run_em
 from ._equations import implements
 from ._numerics import log_or_minus_inf, logsumexp, normalise_log
-from ._validation import check_simplex
+from ._validation import as_float, check_array, check_simplex
 from .densities import component_log_densities
 from .mixtures import mixing_coefficients
 
@@ -191,7 +191,7 @@ def mixture_log_likelihood(weights, log_component_densities):
     float
         ln p(X), the sum over points of ln p(x_n).
     """
-    log_p = np.asarray(log_component_densities, dtype=float)
+    log_p = as_float(log_component_densities, "log_component_densities", allow_inf=True)
     if log_p.ndim != 2:
         raise ValueError(
             f"log_component_densities must have shape (n_samples, n_components), got {log_p.shape}"
@@ -415,8 +415,8 @@ def bma_predictive_density(model_predictive_densities, log_posterior):
     ndarray of shape (...)
         The BMA predictive density at each query point.
     """
-    dens = np.asarray(model_predictive_densities, dtype=float)
-    post = np.exp(np.asarray(log_posterior, dtype=float))
+    dens = as_float(model_predictive_densities, "model_predictive_densities")
+    post = np.exp(as_float(log_posterior, "log_posterior", allow_inf=True))
     check_simplex(post, dens.shape[-1], name="exp(log_posterior)")
     if np.any(dens < 0):
         raise ValueError("model_predictive_densities must be non-negative")

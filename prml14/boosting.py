@@ -32,9 +32,9 @@ Beyond the chapter, K classes by SAMME (Zhu, Zou, Rosset and Hastie, 2009):
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils.validation import check_array
 
 from ._equations import implements
+from ._validation import as_float, check_array
 from .losses import exponential_loss
 
 __all__ = [
@@ -61,7 +61,7 @@ def _per_sample(**arrays):
     """The arrays as 1-D floats of one common length; ValueError naming the argument otherwise."""
     out, first = [], None
     for name, a in arrays.items():
-        a = np.asarray(a, dtype=float)
+        a = as_float(a, name)
         if a.ndim != 1:
             raise ValueError(
                 f"{name} must be a 1-D array of shape (n_samples,), got shape {a.shape}"
@@ -152,7 +152,7 @@ def classifier_weight(eps):
     float or ndarray
         α_m for each ε_m.
     """
-    eps = np.asarray(eps, dtype=float)
+    eps = as_float(eps, "eps")
     if np.any(~((eps >= 0) & (eps <= 1))):
         raise ValueError("eps must be a weighted error rate in [0, 1]")
     with np.errstate(divide="ignore"):
@@ -310,7 +310,7 @@ def exponential_error_of_alpha(alpha, w, t, y):
     float or ndarray
         E(α_m), of the shape of ``alpha``.
     """
-    alpha = np.asarray(alpha, dtype=float)
+    alpha = as_float(alpha, "alpha")
     w, t, y = _per_sample(w=w, t=t, y=y)
     out = np.sum(np.exp(-0.5 * alpha[..., None] * (t * y)) * w, axis=-1)
     return out[()] if out.ndim == 0 else out
@@ -334,7 +334,7 @@ def exponential_error_split(alpha, w, miss):
     float or ndarray
         E(α_m), of the shape of ``alpha``.
     """
-    alpha = np.asarray(alpha, dtype=float)
+    alpha = as_float(alpha, "alpha")
     J = weighted_misclassification(w, miss)
     out = (np.exp(alpha / 2) - np.exp(-alpha / 2)) * J + np.exp(-alpha / 2) * float(np.sum(w))
     return out[()] if out.ndim == 0 else out
@@ -378,7 +378,7 @@ def margin_from_mistakes(miss):
     ndarray of float
         The margins t_n y_m(x_n) ∈ {−1, +1}.
     """
-    return 1.0 - 2.0 * np.asarray(miss, dtype=float)
+    return 1.0 - 2.0 * as_float(miss, "miss")
 
 
 @implements("14.26")

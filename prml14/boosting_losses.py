@@ -36,6 +36,7 @@ from scipy.optimize import minimize_scalar
 
 from ._equations import implements
 from ._numerics import expit, log_expit, logsumexp_last
+from ._validation import as_float
 from .losses import huber_loss, huber_loss_gradient
 
 __all__ = [
@@ -84,8 +85,8 @@ def weighted_quantile(values, weights, q, groups=None, n_groups=1):
     ndarray of shape (n_groups,)
         The quantile of every group.
     """
-    values = np.asarray(values, dtype=float)
-    weights = np.asarray(weights, dtype=float)
+    values = as_float(values, "values", allow_inf=True)
+    weights = as_float(weights, "weights", allow_inf=True)
     if groups is None:
         groups = np.zeros(values.size, dtype=np.intp)
     order = np.lexsort((values, groups))
@@ -418,7 +419,7 @@ def make_loss(name, *, n_classes=2, alpha=0.9):
 
 
 def _as_2d(F):
-    F = np.asarray(F, dtype=float)
+    F = as_float(F, "F", allow_inf=True)
     return F[:, None] if F.ndim == 1 else F
 
 
@@ -442,8 +443,12 @@ def pseudo_residuals(loss, t, F, sample_weight=None):
     ndarray of shape (n_samples, n_outputs)
         The negative gradient.
     """
-    t = np.asarray(t, dtype=float)
-    w = np.ones(t.size) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    t = as_float(t, "t", allow_inf=True)
+    w = (
+        np.ones(t.size)
+        if sample_weight is None
+        else as_float(sample_weight, "sample_weight", allow_inf=True)
+    )
     return -loss.gradient(t, _as_2d(F), w)
 
 
@@ -469,8 +474,16 @@ def line_search(loss, t, F, h, sample_weight=None):
     float
         ρ.
     """
-    t, F, h = (np.asarray(a, dtype=float) for a in (t, F, h))
-    w = np.ones(t.size) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    t, F, h = (
+        as_float(t, "t", allow_inf=True),
+        as_float(F, "F", allow_inf=True),
+        as_float(h, "h", allow_inf=True),
+    )
+    w = (
+        np.ones(t.size)
+        if sample_weight is None
+        else as_float(sample_weight, "sample_weight", allow_inf=True)
+    )
 
     def objective(rho):
         return loss(t, (F + rho * h)[:, None], w)
@@ -506,6 +519,10 @@ def leaf_line_search(loss, t, F, leaf, n_nodes, sample_weight=None, k=0):
     ndarray of shape (n_nodes,)
         γ_j for every node id (0 for nodes without samples).
     """
-    t = np.asarray(t, dtype=float)
-    w = np.ones(t.size) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    t = as_float(t, "t", allow_inf=True)
+    w = (
+        np.ones(t.size)
+        if sample_weight is None
+        else as_float(sample_weight, "sample_weight", allow_inf=True)
+    )
     return loss.leaf_values(t, _as_2d(F), np.asarray(leaf, dtype=np.intp), n_nodes, w, k)

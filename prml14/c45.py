@@ -36,6 +36,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from ._validation import check_sample_weight
 from .c45_core import (
     entropy,
     fractional_weights,
@@ -300,7 +301,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         """
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        w = check_sample_weight(sample_weight, X, dtype=np.float64)
         keep = w > 0
         X, y, w = X[keep], np.asarray(y)[keep], w[keep]
         self.classes_, y_enc = np.unique(y, return_inverse=True)

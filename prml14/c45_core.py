@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
+from ._validation import as_float
 from .trees.impurities import cross_entropy_impurity
 
 __all__ = [
@@ -72,7 +73,7 @@ def entropy(class_weights, base=2.0):
     ndarray of shape (...)
         Ent of each set.
     """
-    counts = np.asarray(class_weights, dtype=float)
+    counts = as_float(class_weights, "class_weights", allow_inf=True)
     if counts.ndim == 0 or np.any(counts < 0) or not np.all(np.isfinite(counts)):
         raise ValueError("class_weights must be an array of finite non-negative weights")
     if not base > 1:
@@ -147,7 +148,7 @@ def gain_ratio(gain, iv):
     float or ndarray
         The gain ratios.
     """
-    gain, iv = np.asarray(gain, dtype=float), np.asarray(iv, dtype=float)
+    gain, iv = as_float(gain, "gain", allow_inf=True), as_float(iv, "iv", allow_inf=True)
     if np.any(iv < 0):
         raise ValueError("iv must be non-negative")
     out = np.divide(gain, iv, out=np.zeros(np.broadcast(gain, iv).shape), where=iv > 0)

@@ -29,9 +29,10 @@ from scipy.optimize import nnls
 from scipy.stats import binom
 from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_array, check_scalar
+from sklearn.utils.validation import check_scalar
 
 from ._equations import implements
+from ._validation import as_float, check_array
 
 __all__ = [
     "weighted_vote",
@@ -177,7 +178,7 @@ def majority_vote_accuracy(p, n_members):
     float or ndarray
         P_M(p), broadcast over ``p`` and ``n_members``.
     """
-    p = np.asarray(p, dtype=float)
+    p = as_float(p, "p", allow_inf=True)
     M = np.asarray(n_members)
     if not np.all(np.isfinite(p)) or np.any((p < 0) | (p > 1)):
         raise ValueError(f"p must lie in [0, 1], got {p}")
@@ -271,7 +272,9 @@ def inverse_error_weights(expected_errors):
     error : float
         1 / Σ_m (1/E_m), the error of the weighted committee.
     """
-    E = check_array(expected_errors, ensure_2d=False, dtype=np.float64, input_name="errors")
+    E = check_array(
+        expected_errors, ensure_2d=False, dtype=np.float64, input_name="expected_errors"
+    )
     if E.ndim != 1 or E.size == 0 or np.any(E <= 0):
         raise ValueError(
             f"expected_errors must be a non-empty vector of positive numbers, got {E}"

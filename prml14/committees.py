@@ -18,9 +18,10 @@ from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_array, check_scalar
+from sklearn.utils.validation import check_scalar
 
 from ._equations import implements
+from ._validation import as_float, check_array
 
 __all__ = [
     "committee_prediction",
@@ -199,7 +200,7 @@ def uncorrelated_committee_error(E_AV, n_members):
         The committee error E_COM that (14.14) predicts.
     """
     check_scalar(n_members, "n_members", Integral, min_val=1)
-    return np.asarray(E_AV, dtype=float) / n_members
+    return as_float(E_AV, "E_AV") / n_members
 
 
 def make_uncorrelated_errors(n_samples, n_members, *, scales=None, random_state=None):
@@ -230,7 +231,7 @@ def make_uncorrelated_errors(n_samples, n_members, *, scales=None, random_state=
     A = rng.standard_normal((n_samples, n_members))
     A -= A.mean(axis=0)
     Q, _ = np.linalg.qr(A)  # columns orthonormal and orthogonal to the ones vector
-    scales = np.ones(n_members) if scales is None else np.asarray(scales, dtype=float)
+    scales = np.ones(n_members) if scales is None else as_float(scales, "scales")
     if scales.shape != (n_members,):
         raise ValueError(
             f"scales must have shape (n_members,) = ({n_members},), got {scales.shape}"

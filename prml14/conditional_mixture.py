@@ -10,6 +10,7 @@ import numpy as np
 
 from ._equations import implements
 from ._numerics import log_softmax, logsumexp
+from ._validation import as_float
 
 __all__ = [
     "affine_features",
@@ -43,8 +44,8 @@ def softmax_gates(X, V, *, log=False):
     ndarray of shape (n_samples, n_components)
         π_k(x_n) (or its logarithm); each row sums to one.
     """
-    X = np.atleast_2d(np.asarray(X, dtype=float))
-    V = np.asarray(V, dtype=float)
+    X = np.atleast_2d(as_float(X, "X"))
+    V = as_float(V, "V")
     if V.ndim != 2 or V.shape[0] != X.shape[1] + 1:
         raise ValueError(
             "V must have shape (n_features + 1, n_components) = "
@@ -70,8 +71,8 @@ def conditional_mixture_density(gates, component_densities):
     ndarray of shape (...)
         p(t | x) at each pair.
     """
-    gates = np.asarray(gates, dtype=float)
-    densities = np.asarray(component_densities, dtype=float)
+    gates = as_float(gates, "gates")
+    densities = as_float(component_densities, "component_densities")
     _check_gates(gates, "gates")
     if np.any(densities < 0):
         raise ValueError("component_densities must be non-negative")
@@ -96,9 +97,12 @@ def log_conditional_mixture_density(log_gates, log_component_densities):
     ndarray of shape (...)
         ln p(t | x) at each pair.
     """
-    log_gates = np.asarray(log_gates, dtype=float)
+    log_gates = as_float(log_gates, "log_gates", allow_inf=True)
     _check_gates(np.exp(log_gates), "exp(log_gates)")
-    return logsumexp(log_gates + np.asarray(log_component_densities, dtype=float), axis=-1)
+    return logsumexp(
+        log_gates + as_float(log_component_densities, "log_component_densities", allow_inf=True),
+        axis=-1,
+    )
 
 
 def affine_features(X):
@@ -114,5 +118,5 @@ def affine_features(X):
     ndarray of shape (n_samples, n_features + 1)
         The rows φ(x_n) = (1, x_n).
     """
-    X = np.asarray(X, dtype=float)
+    X = as_float(X, "X")
     return np.hstack([np.ones((X.shape[0], 1)), X])

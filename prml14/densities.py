@@ -14,9 +14,9 @@ from numbers import Integral
 import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import gammaln
-from sklearn.utils import check_array, check_random_state, check_scalar
+from sklearn.utils import check_random_state, check_scalar
 
-from ._validation import check_simplex
+from ._validation import check_array, check_simplex
 
 __all__ = [
     "gaussian_log_densities",

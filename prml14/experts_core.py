@@ -34,6 +34,7 @@ import numpy as np
 
 from ._equations import implements
 from ._numerics import DEAD_FRACTION, log_softmax, normalise_log
+from ._validation import as_float
 from .conditional_mixture import conditional_mixture_density, log_conditional_mixture_density
 from .irls import weighted_logistic_irls, weighted_softmax_irls
 from .mixtures import (
@@ -120,10 +121,10 @@ def hierarchical_log_gates(Phi_gate, gate_coefs):
     ndarray of shape (n_samples, B^depth)
         ln π_leaf(x_n); ``exp`` of each row sums to one.
     """
-    Phi_gate = np.asarray(Phi_gate, dtype=float)
+    Phi_gate = as_float(Phi_gate, "Phi_gate")
     log_gates = np.zeros((Phi_gate.shape[0], 1))
     for level, V in enumerate(gate_coefs):
-        V = np.asarray(V, dtype=float)
+        V = as_float(V, "V")
         if V.ndim != 3 or V.shape[0] != log_gates.shape[1] or V.shape[1] != Phi_gate.shape[1]:
             raise ValueError(
                 f"gate_coefs[{level}] must have shape (n_nodes, n_basis, branching) = "
@@ -159,8 +160,8 @@ def expert_responsibilities(log_gates, log_expert_densities):
     log_likelihood : ndarray of shape (n_samples,)
         ln p(t_n | x_n), the log of (14.53) at each sample.
     """
-    log_gates = np.asarray(log_gates, dtype=float)
-    log_expert_densities = np.asarray(log_expert_densities, dtype=float)
+    log_gates = as_float(log_gates, "log_gates", allow_inf=True)
+    log_expert_densities = as_float(log_expert_densities, "log_expert_densities", allow_inf=True)
     if log_gates.ndim != 2 or log_expert_densities.shape != log_gates.shape:
         raise ValueError(
             "log_gates and log_expert_densities must both have shape (n_samples, n_experts), got "
@@ -190,7 +191,7 @@ def gaussian_expert_log_density(Phi, t, W, beta):
     ndarray of shape (n_samples, n_experts)
         ln p_k(t_n | x_n).
     """
-    beta = np.broadcast_to(np.asarray(beta, dtype=float), (np.shape(W)[0],))
+    beta = np.broadcast_to(as_float(beta, "beta"), (np.shape(W)[0],))
     return linear_component_log_densities(Phi, np.ravel(t), W, beta)
 
 
@@ -222,10 +223,10 @@ def bernoulli_expert_log_density(Phi, t, W):
 
 def _weighted(gamma, sample_weight):
     """γ_nk s_n and the total sample weight Σ_n s_n (N with unit weights)."""
-    gamma = np.asarray(gamma, dtype=float)
+    gamma = as_float(gamma, "gamma")
     if sample_weight is None:
         return gamma, float(gamma.shape[0])
-    sample_weight = np.asarray(sample_weight, dtype=float)
+    sample_weight = as_float(sample_weight, "sample_weight")
     if sample_weight.shape != (gamma.shape[0],):
         raise ValueError(
             f"sample_weight must have shape (n_samples,) = ({gamma.shape[0]},), "
@@ -294,7 +295,7 @@ def linear_experts_m_step(
     if precision not in ("per_component", "shared"):
         raise ValueError(f"precision must be 'per_component' or 'shared', got {precision!r}")
     R, total = _weighted(gamma, sample_weight)
-    Phi, t = np.asarray(Phi, dtype=float), np.asarray(t, dtype=float)
+    Phi, t = as_float(Phi, "Phi"), as_float(t, "t")
     W = np.array(W, dtype=float, copy=True)
     beta = np.array(np.broadcast_to(beta, (W.shape[0],)), dtype=float)
     totals = R.sum(axis=0)
@@ -305,10 +306,11 @@ def linear_experts_m_step(
     A += (l2 / beta)[:, None, None] * np.diag(ridge)
     W[alive] = solve_normal_equations(A[alive], b[alive])
     sq = R * (t[:, None] - Phi @ W.T) ** 2
+    floor = max(variance_floor, 1e-300)  # keeps β finite on an exact fit
     if precision == "shared":
-        beta[:] = 1.0 / max(sq.sum() / totals.sum(), variance_floor)
+        beta[:] = 1.0 / max(sq.sum() / totals.sum(), floor)
     else:
-        beta[alive] = 1.0 / np.maximum(sq.sum(axis=0)[alive] / totals[alive], variance_floor)
+        beta[alive] = 1.0 / np.maximum(sq.sum(axis=0)[alive] / totals[alive], floor)
     return W, beta
 
 
@@ -374,7 +376,7 @@ def node_posteriors(gamma, branching, level):
     child : ndarray of shape (n_samples, branching**level, branching)
         The posterior of child c of node j.
     """
-    gamma = np.asarray(gamma, dtype=float)
+    gamma = as_float(gamma, "gamma")
     n = gamma.shape[0]
     node = gamma.reshape(n, branching**level, -1).sum(axis=2)
     return node, gamma.reshape(n, branching**level, branching, -1).sum(axis=3)

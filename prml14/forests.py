@@ -28,9 +28,10 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_array, check_is_fitted, check_scalar
+from sklearn.utils.validation import check_is_fitted, check_scalar
 
 from ._equations import implements
+from ._validation import as_float, check_array
 from .bagging import BaggingClassifier, BaggingRegressor, _BaseBagging
 from .importances import mean_decrease_in_impurity
 from .trees import TREE_LEAF, DecisionTreeClassifier, DecisionTreeRegressor
@@ -66,8 +67,8 @@ def correlated_average_variance(variance, correlation, n_members):
         Var[(1/M) Σ_m y_m]; σ²/M for ρ = 0 (14.14) and σ² for ρ = 1.
     """
     check_scalar(n_members, "n_members", Integral, min_val=1)
-    s2 = np.asarray(variance, dtype=float)
-    rho = np.asarray(correlation, dtype=float)
+    s2 = as_float(variance, "variance", allow_inf=True)
+    rho = as_float(correlation, "correlation", allow_inf=True)
     if not np.all(np.isfinite(s2)) or np.any(s2 < 0):
         raise ValueError(f"variance must be finite and >= 0, got {variance!r}")
     low = -1.0 / (n_members - 1) if n_members > 1 else -1.0
@@ -345,7 +346,7 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         ndarray of shape (n_samples,)
             The predictions.
         """
-        X = check_array(self._validate_predict(X), dtype=np.float64, order="C")
+        X = check_array(self._validate_predict(X), dtype=np.float64, order="C", input_name="X")
         return self._forest_sum(X, _tree_values) / len(self.estimators_)
 
 
@@ -491,5 +492,5 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         ndarray of shape (n_samples, n_classes)
             Columns in the order of ``classes_``; each row sums to one.
         """
-        X = check_array(self._validate_predict(X), dtype=np.float64, order="C")
+        X = check_array(self._validate_predict(X), dtype=np.float64, order="C", input_name="X")
         return self._forest_sum(X, self._tree_proba) / len(self.estimators_)

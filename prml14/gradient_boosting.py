@@ -30,10 +30,11 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
 from ._numerics import expit
+from ._validation import check_sample_weight
 from .boosting_losses import make_loss
 from .stagewise import prune_by_gain
 from .trees.criteria import SecondOrder, SquaredError
@@ -47,7 +48,7 @@ __all__ = ["GradientBoostingRegressor", "GradientBoostingClassifier"]
 
 class _BaseGradientBoosting(BaseEstimator):
     _parameter_constraints = {
-        "learning_rate": [Interval(numbers.Real, 0.0, None, closed="neither")],
+        "learning_rate": [Interval(numbers.Real, 0.0, 1e100, closed="right")],
         "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
         "max_depth": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "min_samples_leaf": [Interval(numbers.Integral, 1, None, closed="left")],
@@ -105,9 +106,8 @@ class _BaseGradientBoosting(BaseEstimator):
         return trees, leaves
 
     def _fit_boosting(self, X, t, sample_weight, loss, stratify):
-        w_all = _check_sample_weight(sample_weight, X)
-        if np.any(w_all < 0) or not w_all.sum() > 0:
-            raise ValueError("sample_weight must be >= 0 with a positive sum")
+        # non-negative, not all zero, none beyond 1e100 (the squared residuals are weighted)
+        w_all = check_sample_weight(sample_weight, X, dtype=np.float64)
         if self.method == "newton" and not loss.has_hessian:
             raise ValueError(f"method='newton' needs a loss with a Hessian, not {loss.name!r}")
         rng = check_random_state(self.random_state)

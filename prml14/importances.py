@@ -26,13 +26,13 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import (
     _check_sample_weight,
-    check_array,
     check_consistent_length,
     check_is_fitted,
     check_scalar,
 )
 
 from ._equations import implements
+from ._validation import check_array
 from .bagging import out_of_bag_mask
 from .trees import TREE_LEAF
 

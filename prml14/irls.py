@@ -33,10 +33,11 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import check_array, check_scalar
+from sklearn.utils import check_scalar
 
 from ._equations import implements
 from ._numerics import expit, log_expit, log_softmax, softmax, softplus
+from ._validation import as_float, check_array
 
 __all__ = [
     "q_gradient",
@@ -74,7 +75,7 @@ def _check_irls_inputs(Phi, t, weights):
 
 
 def _check_w(w, n_basis):
-    w = np.asarray(w, dtype=float)
+    w = as_float(w, "w")
     if w.shape != (n_basis,):
         raise ValueError(f"w must have shape (n_basis,) = ({n_basis},), got {w.shape}")
     return w
@@ -464,7 +465,7 @@ def softmax_q_negative_hessian(Phi, W, weights=None, *, l2=0.0):
     ndarray of shape ((n_classes - 1) * n_basis, (n_classes - 1) * n_basis)
         The negative Hessian, (K − 1) × (K − 1) blocks of size M × M.
     """
-    W = np.asarray(W, dtype=float)
+    W = as_float(W, "W")
     uniform = np.full((np.shape(Phi)[0], W.shape[-1]), 1.0 / W.shape[-1]) if W.ndim == 2 else W
     Phi, _, weights, W = _check_softmax_problem(Phi, uniform, weights, W)
     return _softmax_negative_hessian(Phi, W, weights, l2)

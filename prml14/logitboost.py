@@ -23,7 +23,7 @@ from sklearn.base import _fit_context
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, validate_data
+from sklearn.utils.validation import validate_data
 
 from ._equations import implements
 from ._numerics import expit, softmax
@@ -33,6 +33,7 @@ from ._tree_boosting import (
     tree_output,
     weighted_least_squares_tree,
 )
+from ._validation import as_float, check_sample_weight
 
 __all__ = [
     "binomial_log_likelihood_derivatives",
@@ -74,7 +75,7 @@ def binomial_log_likelihood_derivatives(t01, F):
     negative_hessian : ndarray of shape (n_samples,)
         Minus its second derivative.
     """
-    t01, F = np.asarray(t01, dtype=float), np.asarray(F, dtype=float)
+    t01, F = as_float(t01, "t01", allow_inf=True), as_float(F, "F", allow_inf=True)
     if t01.shape != F.shape:
         raise ValueError(f"t01 and F must have one shape, got {t01.shape} and {F.shape}")
     p, q = _probabilities(F)
@@ -102,7 +103,7 @@ def logitboost_working_response(t01, p, z_max=4.0):
     ndarray
         The working responses, of the shape of ``p``.
     """
-    t01, p = np.asarray(t01, dtype=float), np.asarray(p, dtype=float)
+    t01, p = as_float(t01, "t01", allow_inf=True), as_float(p, "p", allow_inf=True)
     if t01.shape != p.shape:
         raise ValueError(f"t01 and p must have one shape, got {t01.shape} and {p.shape}")
     if np.any((p < 0) | (p > 1)):
@@ -128,7 +129,7 @@ def logitboost_weights(p):
     ndarray
         The weights, of the shape of ``p``.
     """
-    p = np.asarray(p, dtype=float)
+    p = as_float(p, "p", allow_inf=True)
     if np.any((p < 0) | (p > 1)):
         raise ValueError("p must hold probabilities in [0, 1]")
     return np.maximum(p * (1.0 - p), _MIN_WEIGHT)
@@ -157,7 +158,7 @@ def logitboost_newton_step(z, w, leaf=None, n_leaves=None):
     float or ndarray of shape (n_leaves,)
         The step (nan for ids no sample of positive weight reaches).
     """
-    z, w = np.asarray(z, dtype=float), np.asarray(w, dtype=float)
+    z, w = as_float(z, "z", allow_inf=True), as_float(w, "w", allow_inf=True)
     if z.shape != w.shape or z.ndim != 1:
         raise ValueError(f"z and w must be 1-D arrays of one length, got {z.shape} and {w.shape}")
     if leaf is None:
@@ -185,7 +186,7 @@ def multiclass_logitboost_step(f):
     ndarray of shape (n_samples, n_classes)
         The update of F; every row sums to zero.
     """
-    f = np.asarray(f, dtype=float)
+    f = as_float(f, "f", allow_inf=True)
     if f.ndim != 2 or f.shape[1] < 2:
         raise ValueError(f"f must have shape (n_samples, n_classes >= 2), got {f.shape}")
     K = f.shape[1]
@@ -282,7 +283,7 @@ class LogitBoostClassifier(TreeBoosterMixin):
         K = self.classes_.size
         if K < 2:
             raise ValueError(f"y must contain at least two classes, got {K} class")
-        s = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        s = check_sample_weight(sample_weight, X, dtype=np.float64, max_magnitude=None)
         keep = s > 0  # points of zero weight are left out (they would move thresholds)
         if not keep.all():
             X, index, s = X[keep], index[keep], s[keep]

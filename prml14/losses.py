@@ -31,6 +31,7 @@ import numpy as np
 
 from ._equations import implements
 from ._numerics import expit, log_expit, logsumexp_last
+from ._validation import as_float
 
 __all__ = [
     "exponential_loss",
@@ -62,10 +63,8 @@ _LN2 = np.log(2.0)
 
 
 def _as_float(a, name):
-    a = np.asarray(a, dtype=float)
-    if np.any(np.isnan(a)):
-        raise ValueError(f"{name} must not contain NaN")
-    return a
+    """Real numbers without NaN (±inf allowed: the losses have limits there)."""
+    return as_float(a, name, allow_inf=True)
 
 
 # --- margin losses --------------------------------------------------------------------------

@@ -25,12 +25,12 @@ from sklearn.base import (
     is_regressor,
 )
 from sklearn.linear_model import LogisticRegression, RidgeCV
-from sklearn.model_selection import check_cv
+from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import _check_sample_weight
 
 from ._combining_base import STACK_METHODS, BaseCombiner
+from ._validation import check_sample_weight
 from .combining_core import out_of_fold_predictions
 
 __all__ = ["StackingClassifier", "StackingRegressor"]
@@ -70,11 +70,19 @@ class _Stacking(TransformerMixin, BaseCombiner):
         if is_regressor(self) and not is_regressor(final):
             raise ValueError(f"final_estimator must be a regressor, got {final!r}")
         if sample_weight is not None:
-            sample_weight = _check_sample_weight(sample_weight, X)
+            sample_weight = check_sample_weight(sample_weight, X)
         self.stack_method_ = self._resolve_methods(members)
         self._fit_members(members, X, y, sample_weight)
         # One list of folds for every member: the same rows are held out for all of them.
-        folds = list(check_cv(self.cv, y, classifier=is_classifier(self)).split(X, y))
+        cv = check_cv(self.cv, y, classifier=is_classifier(self))
+        if is_classifier(self) and isinstance(cv, StratifiedKFold):
+            smallest = int(np.unique(y, return_counts=True)[1].min())
+            if smallest < cv.get_n_splits():
+                raise ValueError(
+                    f"y has a class with {smallest} sample(s), fewer than the "
+                    f"{cv.get_n_splits()} folds of cv: every fold needs every class"
+                )
+        folds = list(cv.split(X, y))
         outputs = [
             out_of_fold_predictions(
                 est,

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
+from ._validation import as_float
 from .boosting_losses import line_search
 from .trees.pruning import pruning_costs
 
@@ -66,11 +67,15 @@ def stagewise_step(loss, t, F, candidates, sample_weight=None):
     beta : float
         Its coefficient β_m.
     """
-    t, F = np.asarray(t, dtype=float), np.asarray(F, dtype=float)
-    B = np.asarray(candidates, dtype=float)
+    t, F = as_float(t, "t", allow_inf=True), as_float(F, "F", allow_inf=True)
+    B = as_float(candidates, "candidates", allow_inf=True)
     if B.ndim != 2 or B.shape[0] != t.size:
         raise ValueError(f"candidates must have shape (n_samples, n_candidates), got {B.shape}")
-    w = np.ones(t.size) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    w = (
+        np.ones(t.size)
+        if sample_weight is None
+        else as_float(sample_weight, "sample_weight", allow_inf=True)
+    )
     betas = np.array([line_search(loss, t, F, B[:, j], w) for j in range(B.shape[1])])
     losses = [loss(t, (F + b * B[:, j])[:, None], w) for j, b in enumerate(betas)]
     j = int(np.argmin(losses))
@@ -97,7 +102,9 @@ def stagewise_update(F, step, learning_rate=1.0):
     """
     if not 0 < learning_rate <= 1:
         raise ValueError(f"learning_rate must be in (0, 1], got {learning_rate!r}")
-    return np.asarray(F, dtype=float) + learning_rate * np.asarray(step, dtype=float)
+    return as_float(F, "F", allow_inf=True) + learning_rate * as_float(
+        step, "step", allow_inf=True
+    )
 
 
 @implements("B.3")
@@ -119,7 +126,7 @@ def l2_residuals(t, F):
     ndarray of shape (n_samples,)
         t − F.
     """
-    t, F = np.asarray(t, dtype=float), np.asarray(F, dtype=float)
+    t, F = as_float(t, "t", allow_inf=True), as_float(F, "F", allow_inf=True)
     if t.shape != F.shape:
         raise ValueError(f"t and F must have the same shape, got {t.shape} and {F.shape}")
     return t - F
@@ -171,7 +178,11 @@ def second_order_objective(G, H, v, reg_lambda=0.0, gamma=0.0):
     float
         The objective (up to the constant Σ_n L(t_n, f_{m−1}(x_n))).
     """
-    G, H, v = (np.asarray(a, dtype=float) for a in (G, H, v))
+    G, H, v = (
+        as_float(G, "G", allow_inf=True),
+        as_float(H, "H", allow_inf=True),
+        as_float(v, "v", allow_inf=True),
+    )
     return float(np.sum(G * v + 0.5 * (H + reg_lambda) * v * v) + gamma * v.size)
 
 

@@ -30,10 +30,10 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
-from ._validation import binary_targets
+from ._validation import binary_targets, check_sample_weight
 
 __all__ = ["DecisionStump", "SortedColumns"]
 
@@ -336,9 +336,9 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, t = binary_targets(y)
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        w = check_sample_weight(sample_weight, X, dtype=np.float64, max_magnitude=None)
         self.classes_ = classes
-        # _check_sample_weight rejects all-zero weights; points of zero weight are dropped so that
+        # check_sample_weight rejects all-zero weights; points of zero weight are dropped so that
         # they do not move the midpoint thresholds
         keep = w > 0
         if not keep.all():
@@ -355,7 +355,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         self.leaf_values_ = np.array(leaves, dtype=float)
         self.error_ = J / float(
             np.sum(w)
-        )  # the sum is positive: _check_sample_weight rejects all zeros
+        )  # the sum is positive: check_sample_weight rejects all zeros
         return self
 
     def decision_function(self, X):

@@ -50,3 +50,13 @@ def five_regions():
         return X, t
 
     return make
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the number of cases the fuzz suite ran (tests/test_fuzz.py), if it ran."""
+    import sys
+
+    fuzz = sys.modules.get("test_fuzz")
+    if fuzz is not None and any(fuzz.CASES.values()):
+        counts = ", ".join(f"{n} {what}" for what, n in fuzz.CASES.items())
+        terminalreporter.write_line(f"fuzz cases run: {counts}")

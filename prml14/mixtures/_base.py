@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import check_array
-from sklearn.utils.validation import _check_sample_weight
 
 from .._numerics import log_or_minus_inf
-from .._validation import check_simplex
+from .._validation import (
+    as_float,
+    check_array,
+    check_magnitude,
+    check_sample_weight,
+    check_simplex,
+)
 
 __all__ = []
 
@@ -25,12 +29,14 @@ def check_data(Phi, t):
     t = check_array(t, ensure_2d=False, dtype=np.float64, input_name="t")
     if t.shape != (Phi.shape[0],):
         raise ValueError(f"t must have shape (n_samples,) = ({Phi.shape[0]},), got {t.shape}")
+    check_magnitude(Phi, "Phi")  # squares beyond 1e300 overflow in the densities and solvers
+    check_magnitude(t, "t")
     return Phi, t
 
 
 def check_coef(W, n_basis):
     """One weight vector per row: W of shape (K, M)."""
-    W = np.asarray(W, dtype=float)
+    W = as_float(W, "W")
     if W.ndim != 2 or W.shape[1] != n_basis:
         raise ValueError(
             f"W must have shape (n_components, n_basis) = (K, {n_basis}), got {W.shape}"
@@ -57,7 +63,7 @@ def check_weights(sample_weight, n_samples):
     """None (every point counts once) or non-negative finite weights of shape (N,)."""
     if sample_weight is None:
         return None
-    return _check_sample_weight(sample_weight, np.empty((n_samples, 0)), ensure_non_negative=True)
+    return check_sample_weight(sample_weight, np.empty((n_samples, 0)))
 
 
 def weigh(gamma, sample_weight):

@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._em import run_em, warn_at_caller
 from .._numerics import log_or_minus_inf
-from .._validation import binary_targets, fitted_binary_targets
+from .._validation import binary_targets, check_magnitude, fitted_binary_targets
 from ..conditional_mixture import affine_features
 from ._base import check_responsibilities, check_weights, variance_floor
 from .linear import (
@@ -203,6 +203,8 @@ default="random"
             The fitted estimator.
         """
         X, t = validate_data(self, X, y, y_numeric=True)
+        check_magnitude(X, "X")
+        check_magnitude(t, "y")
         self._check_n_components(X.shape[0])
         sample_weight = check_weights(sample_weight, X.shape[0])
         Phi, t = self._design(X), t.astype(float)
@@ -454,6 +456,7 @@ default="random"
             The fitted estimator.
         """
         X, y = validate_data(self, X, y)
+        check_magnitude(X, "X")
         self.classes_, t = binary_targets(y)
         t = 0.5 * (t + 1.0)  # {−1, +1} -> {0, 1}
         self._check_n_components(X.shape[0])

@@ -13,6 +13,7 @@ import numpy as np
 
 from .._equations import implements
 from .._numerics import DEAD_FRACTION, log_or_minus_inf, logsumexp_last, normalise_log
+from .._validation import as_float
 from ._base import (
     check_coef,
     check_data,
@@ -45,7 +46,7 @@ _BLOCK = 16384  # rows per block in the batched normal equations (bounded tempor
 
 
 def _check_beta(beta):
-    beta = np.asarray(beta, dtype=float)
+    beta = as_float(beta, "beta")
     if not np.all(beta > 0) or not np.all(np.isfinite(beta)):
         raise ValueError(f"beta (a precision) must be positive and finite, got {beta}")
     return beta
@@ -170,7 +171,7 @@ def complete_data_log_likelihood_linear(Phi, t, Z, pi, W, beta):
     float
         Terms with z_nk = 0 contribute 0 even where π_k = 0.
     """
-    Z = np.asarray(Z, dtype=float)
+    Z = as_float(Z, "Z")
     log_joint = _log_joint(Phi, t, pi, W, beta)
     return float(np.sum(np.where(Z > 0, Z * log_joint, 0.0)))
 
@@ -327,7 +328,7 @@ def q_linear_precision(Phi, t, gamma, W, beta):
     float
         The (W, β)-dependent part of Q.
     """
-    gamma = np.asarray(gamma, dtype=float)
+    gamma = as_float(gamma, "gamma")
     return float(0.5 * np.log(beta) * gamma.sum()) + q_linear_weights(Phi, t, gamma, W, beta)
 
 
@@ -408,7 +409,7 @@ def _least_squares(Phi, t, R, W_old, total_weight):
     W = solve_normal_equations(*_normal_equations(Phi, t, R))
     dead = R.sum(axis=0) <= DEAD_FRACTION * total_weight
     if np.any(dead):
-        W[dead] = 0.0 if W_old is None else np.asarray(W_old, dtype=float)[dead]
+        W[dead] = 0.0 if W_old is None else as_float(W_old, "W_old")[dead]
     return W
 
 

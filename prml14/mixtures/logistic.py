@@ -13,7 +13,7 @@ import numpy as np
 
 from .._equations import implements
 from .._numerics import DEAD_FRACTION, expit, log_or_minus_inf, normalise_log, softplus
-from .._validation import check_simplex
+from .._validation import as_float, check_simplex
 from ..irls import weighted_logistic_irls
 from ._base import (
     check_coef,
@@ -90,7 +90,7 @@ def mixture_of_logistic_regressions_proba(Phi, pi, W):
     ndarray of shape (n_samples,)
         The probabilities of class t = 1.
     """
-    Phi, W = np.asarray(Phi, dtype=float), np.asarray(W, dtype=float)
+    Phi, W = as_float(Phi, "Phi"), as_float(W, "W")
     if Phi.ndim != 2 or W.ndim != 2 or W.shape[1] != Phi.shape[1]:
         raise ValueError(
             "Phi (n_samples, n_basis) and W (n_components, n_basis) must share n_basis, "
@@ -147,7 +147,7 @@ def complete_data_log_likelihood_logistic(Phi, t, Z, pi, W):
     float
         Terms with z_nk = 0 contribute 0 even where π_k = 0.
     """
-    Z = np.asarray(Z, dtype=float)
+    Z = as_float(Z, "Z")
     log_joint = _log_joint(Phi, t, pi, W)
     return float(np.sum(np.where(Z > 0, Z * log_joint, 0.0)))
 

@@ -16,9 +16,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._equations import implements
+from .._validation import check_magnitude, check_sample_weight
 from .criteria import AbsoluteError, Entropy, Gini, Misclassification, SquaredError
 from .growing import grow_tree
 from .pruning import _estimator_costs, prune_to_lambda, weakest_link_path
@@ -264,7 +265,9 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_all_finite=True)
         y = np.asarray(y, dtype=np.float64)
         # also refuses negative weights and weights that are all zero
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        w = check_sample_weight(sample_weight, X, dtype=np.float64)
+        check_magnitude(w, "sample_weight", 1e100)
+        check_magnitude(y, "y", 1e100)
         if self.criterion == "absolute_error":
             if self.splitter != "exact":
                 raise ValueError("criterion='absolute_error' needs splitter='exact'")
@@ -399,7 +402,8 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         check_classification_targets(y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         # also refuses negative weights and weights that are all zero
-        w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        w = check_sample_weight(sample_weight, X, dtype=np.float64)
+        check_magnitude(w, "sample_weight", 1e100)
         criterion = _CLASS_CRITERIA[self.criterion](self.classes_.size)
         tree = self._grow(X, criterion, criterion.statistics(y_enc, w), w)
         return self._finish_fit(tree)

@@ -15,8 +15,9 @@ import numbers
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_array, check_consistent_length, check_scalar
+from sklearn.utils.validation import check_consistent_length, check_scalar
 
+from .._validation import check_array
 from ._nodes import _Recorder
 from .exact import SortedFeatures, _grow_exact
 from .histogram import BinnedFeatures, _grow_histogram, bin_features

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from sklearn.utils.validation import check_array
 
+from .._validation import check_array
 from ._nodes import _decide, _draw_features, _midpoints
 
 __all__ = ["BinnedFeatures", "bin_features"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._equations import implements
+from .._validation import as_float
 
 __all__ = [
     "leaf_value",
@@ -36,7 +37,7 @@ __all__ = [
 def _weights(t, sample_weight):
     if sample_weight is None:
         return np.ones(len(t))
-    w = np.asarray(sample_weight, dtype=float)
+    w = as_float(sample_weight, "sample_weight")
     if w.shape != t.shape:
         raise ValueError(f"sample_weight must have shape {t.shape}, got {w.shape}")
     if np.any(w < 0) or not np.all(np.isfinite(w)):
@@ -63,7 +64,7 @@ def leaf_value(t, sample_weight=None):
     float
         y_τ, the weighted mean of the targets.
     """
-    t = np.asarray(t, dtype=float)
+    t = as_float(t, "t")
     if t.ndim != 1 or t.size == 0:
         raise ValueError(f"t must be a non-empty 1-D array, got shape {t.shape}")
     w = _weights(t, sample_weight)
@@ -96,7 +97,7 @@ def sum_of_squares(t, sample_weight=None):
     float
         Q_τ, with y_τ the weighted mean (14.29).
     """
-    t = np.asarray(t, dtype=float)
+    t = as_float(t, "t")
     w = _weights(t, sample_weight)
     d = t - leaf_value(t, w)
     wd = w * d
@@ -110,7 +111,7 @@ def _xlogx(a):
 
 
 def _check_proportions(p):
-    p = np.asarray(p, dtype=float)
+    p = as_float(p, "p")
     if p.ndim == 0:
         raise ValueError("p must have at least one axis (the K classes)")
     if np.any(p < 0) or not np.allclose(p.sum(axis=-1), 1.0, rtol=0, atol=1e-9):
@@ -194,7 +195,7 @@ def second_order_leaf_value(G, H, reg_lambda=0.0):
     ndarray
         The optimal leaf values.
     """
-    return -np.asarray(G, dtype=float) / (np.asarray(H, dtype=float) + reg_lambda)
+    return -as_float(G, "G") / (as_float(H, "H") + reg_lambda)
 
 
 @implements("B.21")
@@ -219,8 +220,8 @@ def second_order_split_gain(G_left, H_left, G_right, H_right, reg_lambda=0.0, ga
     ndarray
         The gains (positive: the cut lowers the regularised objective).
     """
-    GL, HL = np.asarray(G_left, dtype=float), np.asarray(H_left, dtype=float)
-    GR, HR = np.asarray(G_right, dtype=float), np.asarray(H_right, dtype=float)
+    GL, HL = as_float(G_left, "G_left"), as_float(H_left, "H_left")
+    GR, HR = as_float(G_right, "G_right"), as_float(H_right, "H_right")
     G, H = GL + GR, HL + HR
     lam = reg_lambda
     return 0.5 * (GL * GL / (HL + lam) + GR * GR / (HR + lam) - G * G / (H + lam)) - gamma

@@ -32,6 +32,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from .._equations import implements
+from .._validation import as_float
 
 __all__ = [
     "pruning_costs",
@@ -59,7 +60,7 @@ def cost_complexity(leaf_costs, lam):
     float
         C(T).
     """
-    leaf_costs = np.asarray(leaf_costs, dtype=float)
+    leaf_costs = as_float(leaf_costs, "leaf_costs")
     if leaf_costs.ndim != 1 or leaf_costs.size == 0:
         raise ValueError(f"leaf_costs must be a non-empty 1-D array, got shape {leaf_costs.shape}")
     if not np.isfinite(lam) or lam < 0:
@@ -155,7 +156,7 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
     PruningPath
         The breakpoints, the costs and sizes of the subtrees, and the collapsed nodes.
     """
-    node_costs = np.asarray(node_costs, dtype=float)
+    node_costs = as_float(node_costs, "node_costs")
     if node_costs.shape != (tree.node_count,):
         raise ValueError(
             f"node_costs must have shape ({tree.node_count},), got {node_costs.shape}"
@@ -287,7 +288,7 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
         raise ValueError(f"n_lambdas must be a positive integer, got {n_lambdas!r}")
     base = clone(estimator).set_params(ccp_lambda=0.0)
     full = clone(base).fit(X, y)
-    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    X, y = as_float(X, "X"), np.asarray(y)
     path = weakest_link_path(full.tree_, _estimator_costs(full, full.tree_))
     bps = np.unique(path.lambdas)
     mids = np.sqrt(bps[:-1] * bps[1:]) if bps.size > 1 else np.array([])

@@ -22,13 +22,12 @@ import copy
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import (
-    _check_sample_weight,
-    check_array,
     check_consistent_length,
     check_is_fitted,
 )
 
 from .._equations import implements
+from .._validation import check_array, check_sample_weight
 from .structure import TREE_LEAF
 
 __all__ = ["validation_node_errors", "reduced_error_subtree", "reduced_error_prune"]
@@ -66,7 +65,7 @@ def validation_node_errors(tree, X, y, *, loss, sample_weight=None):
     X = check_array(X, dtype=np.float64, input_name="X")
     y = np.asarray(y)
     check_consistent_length(X, y)
-    w = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+    w = check_sample_weight(sample_weight, X, dtype=np.float64)
     if loss == "misclassification":
         if not np.issubdtype(y.dtype, np.integer) or np.any((y < 0) | (y >= tree.value.shape[1])):
             raise ValueError("y must hold class indices 0..n_classes-1 for misclassification")

@@ -1,0 +1,570 @@
+"""Fuzzing every public core function and every public estimator, found by discovery.
+
+Each case calls a function (or fits an estimator) with one argument made bad or extreme: NaN,
+±inf, values scaled by 1e±300, negative or zero weights, the wrong shape or length, empty
+arrays, other dtypes (bool, int, float32, complex, strings), hyper-parameters at and beyond
+their bounds. A case passes if it ends in finite outputs, or in a ValueError or TypeError whose
+message names one of the arguments; it fails on any other exception, on a NaN output (or an
+infinite one from finite inputs), and on any warning other than scikit-learn's
+ConvergenceWarning. Arguments that must be non-negative (weights, responsibilities, scales)
+must be refused when negative, and an array whose axis must match another argument's must be
+refused when it does not.
+
+Profiles (``HYPOTHESIS_PROFILE``, or ``make fuzz``): ``default`` in ``make test`` (about a
+minute), ``fuzz`` with ten times the examples. The number of cases run is printed at the end.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fuzz_inputs import (
+    POSITIVE,
+    SIMPLEX_ROWS,
+    SIMPLEX_VECTOR,
+    Context,
+    make_estimator,
+    param_specs,
+    public_estimators,
+    public_functions,
+    valid_arguments,
+)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sklearn.base import is_classifier
+from sklearn.exceptions import ConvergenceWarning
+
+settings.register_profile(
+    "default",
+    max_examples=50,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "fuzz", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+CASES = {"functions": 0, "estimators": 0, "known defects": 0}
+KNOWN_FILE = Path(__file__).with_name("fuzz_known_defects.txt")
+# Defects the suite found that are not fixed yet, one "function argument kind" per line.
+_KNOWN_LINES = [
+    line.split()
+    for line in KNOWN_FILE.read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+]
+KNOWN_DEFECTS = {
+    tuple(None if part == "-" else part for part in line)
+    for line in _KNOWN_LINES
+    if len(line) == 3
+}
+# estimators: "EstimatorName part:kind" (e.g. "BaggingRegressor sample_weight:negative")
+KNOWN_ESTIMATOR_DEFECTS = {tuple(line) for line in _KNOWN_LINES if len(line) == 2}
+FUNCTIONS = public_functions()
+ESTIMATORS = public_estimators()
+
+ARRAY_KINDS = [
+    "nan",
+    "posinf",
+    "neginf",
+    "huge",
+    "tiny",
+    "negative",
+    "zeros",
+    "empty",
+    "short",
+    "extra_column",
+    "extra_axis",
+    "float32",
+    "int",
+    "bool",
+    "list",
+    "complex",
+    "strings",
+]
+SCALAR_KINDS = ["nan", "inf", "-inf", "negative", "zero", "huge", "fraction", "string"]
+NON_NEGATIVE = POSITIVE | SIMPLEX_ROWS | SIMPLEX_VECTOR | {"n_samples", "n_members"}
+
+
+def _arrays(out):
+    """Every numeric ndarray in a function's output (tuples, named tuples, dataclasses)."""
+    if isinstance(out, np.ndarray):
+        return [out] if out.dtype.kind in "biufc" else []
+    if isinstance(out, (int, float, np.number)) and not isinstance(out, bool):
+        return [np.asarray(out)]
+    if isinstance(out, (tuple, list)):
+        return [a for item in out for a in _arrays(item)]
+    if hasattr(out, "__dataclass_fields__"):
+        return [a for name in out.__dataclass_fields__ for a in _arrays(getattr(out, name))]
+    return []
+
+
+def _names_an_argument(message, names):
+    return any(re.search(rf"\b{re.escape(name)}\b", message) for name in names)
+
+
+def _call(func, kwargs):
+    """Call with warnings as errors (scikit-learn's ConvergenceWarning excepted)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return func(**kwargs)
+
+
+def _perturb_array(a, kind, rng):
+    a = np.asarray(a)
+    if kind == "nan":
+        out = a.astype(float)
+        if out.size:
+            out.flat[rng.integers(out.size)] = np.nan
+        return out
+    if kind in ("posinf", "neginf"):
+        out = a.astype(float)
+        if out.size:
+            out.flat[rng.integers(out.size)] = np.inf if kind == "posinf" else -np.inf
+        return out
+    if kind == "huge":
+        return a.astype(float) * 1e300
+    if kind == "tiny":
+        return a.astype(float) * 1e-300
+    if kind == "negative":
+        return -np.abs(a.astype(float)) - 0.5
+    if kind == "zeros":
+        return np.zeros(a.shape)
+    if kind == "empty":
+        return a[:0] if a.ndim else a.reshape(1)[:0]
+    if kind == "short":
+        if a.ndim == 0:
+            return a.reshape(1)[:0]
+        return a[:-1] if a.shape[0] > 1 else a[:0]
+    if kind == "extra_column":
+        if a.ndim < 2:
+            return np.concatenate([a.reshape(-1), a.reshape(-1)[:1]]) if a.size else a
+        return np.concatenate([a, a[..., :1]], axis=-1)
+    if kind == "extra_axis":
+        return a[..., None]
+    if kind == "float32":
+        return a.astype(np.float32)
+    if kind == "int":
+        return np.round(a).astype(int) if a.dtype.kind == "f" else a.astype(int)
+    if kind == "bool":
+        return a.astype(bool)
+    if kind == "list":
+        return a.tolist()
+    if kind == "complex":
+        return a.astype(complex) + 1j
+    if kind == "strings":
+        return np.full(a.shape, "a", dtype=object)
+    raise AssertionError(kind)
+
+
+def _perturb_scalar(value, kind):
+    return {
+        "nan": np.nan,
+        "inf": np.inf,
+        "-inf": -np.inf,
+        "negative": -1,
+        "zero": 0,
+        "huge": 1e300,
+        "fraction": 0.5,
+        "string": "bogus",
+    }[kind]
+
+
+def _shared_last_axis(name, specs):
+    """True if the last axis of ``name`` is named in another argument's shape."""
+    own = re.search(r"shape \(([^)]*)\)", specs.get(name, ""))
+    if own is None:
+        return False
+    dims = [d.strip() for d in own.group(1).split(",") if d.strip()]
+    if not dims or dims[-1] in ("...", "2", "1"):
+        return False
+    return any(
+        re.search(rf"shape \([^)]*\b{re.escape(dims[-1])}\b", spec)
+        for other, spec in specs.items()
+        if other != name
+    )
+
+
+def check_function_case(name, func, ctx, target, kind):
+    """Run one case; raise AssertionError describing the defect, if any."""
+    kwargs = valid_arguments(name, func, ctx)
+    specs = param_specs(func)
+    names = list(kwargs) + list(specs)
+    baseline_inf = False
+    if target is None:
+        pass
+    elif isinstance(kwargs[target], np.ndarray):
+        kwargs[target] = _perturb_array(kwargs[target], kind, ctx.rng)
+    else:
+        kwargs[target] = _perturb_scalar(kwargs[target], kind)
+    try:
+        out = _call(func, kwargs)
+    except (ValueError, TypeError) as error:
+        seeding = target == "random_state" and "seed" in str(error)
+        assert seeding or _names_an_argument(str(error), names), (
+            f"{name}({target}: {kind}) raised {type(error).__name__} that names no argument: "
+            f"{error}"
+        )
+        return
+    except Exception as error:
+        raise AssertionError(
+            f"{name}({target}: {kind}) raised {type(error).__name__}: {error}"
+        ) from error
+    arrays = _arrays(out)
+    assert not any(np.isnan(a).any() for a in arrays), f"{name}({target}: {kind}) returned NaN"
+    infinite_input = kind in ("posinf", "neginf", "huge", "inf", "-inf")
+    log_output = "log" in name
+    if not infinite_input and not log_output and not baseline_inf:
+        assert all(np.isfinite(a).all() for a in arrays), (
+            f"{name}({target}: {kind}) returned inf from finite inputs"
+        )
+    if target is None:
+        return
+    positive = target in NON_NEGATIVE and (target != "w" or np.ndim(kwargs["w"]) == 1)
+    if kind == "negative" and positive:
+        raise AssertionError(f"{name} accepted a negative {target}")
+    if kind == "extra_column" and _shared_last_axis(target, specs):
+        raise AssertionError(
+            f"{name} accepted {target} with a last axis that does not match the other arguments"
+        )
+    if kind in ("complex", "strings") and target not in ("n_samples",):
+        raise AssertionError(f"{name} accepted {kind} values in {target}")
+
+
+def _function_case_strategy(name, func):
+    return st.tuples(
+        st.integers(0, 2**32 - 1),
+        st.integers(1, 12),
+        st.sampled_from([1, 2, 5]),
+        st.sampled_from([2, 3]),
+        st.integers(0, 10_000),
+    )
+
+
+@pytest.mark.parametrize("name, func", FUNCTIONS, ids=[n for n, _ in FUNCTIONS])
+def test_every_public_function_has_valid_arguments(name, func):
+    """The rules of fuzz_inputs (or its EXPLICIT table) make a valid call of every function."""
+    ctx = Context(np.random.default_rng(0))
+    try:
+        kwargs = valid_arguments(name, func, ctx)
+        out = _call(func, kwargs)
+    except Exception as error:
+        pytest.fail(
+            f"the fuzz suite cannot call the public function {name}: {error!r}. Add a builder "
+            "of its valid arguments to EXPLICIT in tests/fuzz_inputs.py"
+        )
+    assert all(np.isfinite(a).all() for a in _arrays(out) if "log" not in name)
+
+
+@pytest.mark.parametrize("name, func", FUNCTIONS, ids=[n for n, _ in FUNCTIONS])
+@given(data=st.data())
+def test_fuzz_function(name, func, data):
+    """One bad or extreme argument: finite output or a ValueError/TypeError naming it."""
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    ctx = Context(
+        np.random.default_rng(seed),
+        n_samples=data.draw(st.integers(1, 12), label="n_samples"),
+        n_features=data.draw(st.sampled_from([1, 2, 5]), label="n_features"),
+        n_components=data.draw(st.sampled_from([2, 3]), label="n_components"),
+    )
+    try:
+        kwargs = valid_arguments(name, func, Context(np.random.default_rng(0)))
+    except LookupError:
+        pytest.skip("no arguments (test_every_public_function_has_valid_arguments fails)")
+    targets = [None] + sorted(kwargs)
+    target = data.draw(st.sampled_from(targets), label="argument")
+    if target is None:
+        kind = None
+    elif isinstance(kwargs[target], np.ndarray):
+        kind = data.draw(st.sampled_from(ARRAY_KINDS), label="kind")
+    elif isinstance(kwargs[target], (int, float)) and not isinstance(kwargs[target], bool):
+        kind = data.draw(st.sampled_from(SCALAR_KINDS), label="kind")
+    else:
+        target, kind = None, None
+    CASES["functions"] += 1
+    try:
+        check_function_case(name, func, ctx, target, kind)
+    except AssertionError:
+        if (name, target, kind) not in KNOWN_DEFECTS:
+            raise
+        CASES["known defects"] += 1
+
+
+def _known_defect_reproduces(name, target, kind):
+    func = dict(FUNCTIONS)[name]
+    for n_samples in (1, 7):
+        try:
+            check_function_case(
+                name, func, Context(np.random.default_rng(1), n_samples), target, kind
+            )
+        except AssertionError:
+            return True
+    return False
+
+
+# Whether numpy warns on some extreme values depends on its version: make test-min (the
+# oldest declared versions) skips the check that the known defects are still defects.
+strict_known = pytest.mark.skipif(
+    bool(os.environ.get("PRML14_MIN_VERSIONS")),
+    reason="known defects are listed for today's versions",
+)
+
+
+@strict_known
+@pytest.mark.parametrize("name, target, kind", sorted(KNOWN_DEFECTS, key=str))
+def test_known_defects_are_still_defects(name, target, kind):
+    """The list of known defects only shrinks: a fixed one must leave the list."""
+    assert name in dict(FUNCTIONS), f"{name} is no longer public: remove it from {KNOWN_FILE}"
+    assert _known_defect_reproduces(name, target, kind), (
+        f"{name}({target}: {kind}) is fixed: remove its line from {KNOWN_FILE}"
+    )
+
+
+# ------------------------------------------------------------------------------ estimators
+FAST = {"n_estimators": 4, "max_iter": 15, "n_init": 1, "max_depth": 3, "n_lambdas": 3}
+X_KINDS = [
+    "ok",
+    "empty",
+    "one_sample",
+    "one_feature",
+    "wide",
+    "1d",
+    "bool",
+    "int",
+    "float32",
+    "strings",
+    "complex",
+    "nan",
+    "inf",
+    "tiny",
+    "huge",
+    "scaled_1e150",
+    "scaled_1e-150",
+    "constant_column",
+    "duplicated_rows",
+    "ties",
+]
+Y_KINDS = ["strings", "3_7", "bool", "singleton_class", "single_class", "three_classes"]
+Y_REGRESSION_KINDS = ["nan", "inf", "huge", "constant", "strings"]
+WEIGHT_KINDS = ["zeros", "one_zero", "negative", "nan", "equal", "dominant", "huge", "short"]
+MESSAGE_WORDS = {"X", "y", "sample_weight", "samples", "features", "classes", "target", "labels"}
+# scikit-learn's validate_data / _check_sample_weight words these errors in its own standard way
+# (which its estimator checks expect); they name what is wrong, if not the argument.
+SKLEARN_MESSAGES = (
+    "Expected 2D array",
+    "Complex data not supported",
+    "Sample weights must",
+    "could not convert string to float",
+)
+
+
+def fast_estimator(cls, **params):
+    """``cls`` with few rounds/iterations (the fuzz cases are many) and a fixed random_state."""
+    defaults = make_estimator(cls).get_params()
+    fast = {k: v for k, v in FAST.items() if k in defaults}
+    if "random_state" in defaults:
+        fast["random_state"] = 0
+    return make_estimator(cls, **{**fast, **params})
+
+
+def _data(cls, kind, rng, n_samples=24):
+    X = rng.normal(size=(n_samples, 2))
+    if is_classifier(make_estimator(cls)):
+        y = np.where(X[:, 0] + 0.3 * rng.normal(size=n_samples) > 0, 1, 0)
+        y[:2] = [0, 1]
+    else:
+        y = X[:, 0] - X[:, 1] + 0.1 * rng.normal(size=n_samples)
+    return X, y
+
+
+def _perturb_X(X, kind, rng):
+    return {
+        "ok": lambda: X,
+        "empty": lambda: X[:0],
+        "one_sample": lambda: X[:1],
+        "one_feature": lambda: X[:, :1],
+        "wide": lambda: rng.normal(size=(X.shape[0], 30)),
+        "1d": lambda: X[:, 0],
+        "bool": lambda: X > 0,
+        "int": lambda: np.round(3 * X).astype(int),
+        "float32": lambda: X.astype(np.float32),
+        "strings": lambda: np.full(X.shape, "a", dtype=object),
+        "complex": lambda: X + 1j,
+        "nan": lambda: np.where(np.arange(X.size).reshape(X.shape) == 3, np.nan, X),
+        "inf": lambda: np.where(np.arange(X.size).reshape(X.shape) == 3, np.inf, X),
+        "tiny": lambda: X * 1e-300,
+        "huge": lambda: X * 1e300,
+        "scaled_1e150": lambda: X * np.array([1e150, 1.0]),
+        "scaled_1e-150": lambda: X * np.array([1e-150, 1.0]),
+        "constant_column": lambda: np.column_stack([np.ones(X.shape[0]), X[:, 1]]),
+        "duplicated_rows": lambda: np.repeat(X[:1], X.shape[0], axis=0),
+        "ties": lambda: np.round(X),
+    }[kind]()
+
+
+def _perturb_y(y, kind):
+    if kind == "strings":
+        return np.where(y == y.max(), "yes", "no") if y.dtype.kind == "i" else y.astype(str)
+    if kind == "3_7":
+        return np.where(y == 1, 7, 3)
+    if kind == "bool":
+        return y == 1
+    if kind == "singleton_class":
+        out = y.copy()
+        out[0] = 2
+        return out
+    if kind == "single_class":
+        return np.zeros_like(y)
+    if kind == "three_classes":
+        out = y.copy()
+        out[: len(y) // 3] = 2
+        return out
+    if kind == "nan":
+        return np.where(np.arange(len(y)) == 1, np.nan, y)
+    if kind == "inf":
+        return np.where(np.arange(len(y)) == 1, np.inf, y)
+    if kind == "huge":
+        return y * 1e300
+    if kind == "constant":
+        return np.ones_like(y)
+    raise AssertionError(kind)
+
+
+def _perturb_weight(n, kind):
+    w = np.ones(n)
+    if kind == "zeros":
+        return np.zeros(n)
+    if kind == "one_zero":
+        w[0] = 0.0
+    elif kind == "negative":
+        w[0] = -1.0
+    elif kind == "nan":
+        w[0] = np.nan
+    elif kind == "dominant":
+        w[0] = 1e6
+    elif kind == "huge":
+        w *= 1e300
+    elif kind == "short":
+        w = w[:-1]
+    return w
+
+
+def _hyper_parameters(cls):
+    """(name, bad value) pairs: numeric parameters at and beyond their bounds, bad strings."""
+    out = []
+    for name, default in make_estimator(cls).get_params(deep=False).items():
+        if name in ("random_state", "verbose", "warm_start"):
+            continue
+        if isinstance(default, bool) or default is None:
+            continue
+        if isinstance(default, int):
+            out += [(name, 0), (name, -1), (name, 2.5), (name, "bogus")]
+        elif isinstance(default, float):
+            out += [(name, np.nan), (name, -1.0), (name, np.inf), (name, 0.0), (name, 1e300)]
+        elif isinstance(default, str):
+            out += [(name, "bogus")]
+    return out
+
+
+def _outputs(model, X):
+    outs = {"predict": model.predict(X)}
+    for method in ("predict_proba", "decision_function", "predict_log_proba"):
+        if hasattr(model, method):
+            outs[method] = getattr(model, method)(X)
+    return outs
+
+
+def check_estimator_case(cls, part, kind, rng):
+    """Fit and predict one case; raise AssertionError describing the defect, if any."""
+    params = {}
+    X, y = _data(cls, kind, rng)
+    fit_kwargs = {}
+    if part == "X":
+        X = _perturb_X(X, kind, rng)
+        y = y[: len(X)] if len(X) < len(y) else y
+    elif part == "y":
+        y = _perturb_y(y, kind)
+    elif part == "sample_weight":
+        fit_kwargs["sample_weight"] = _perturb_weight(len(y), kind)
+    elif part == "param":
+        params = dict([kind])
+    label = f"{cls.__name__} ({part}: {kind})"
+    names = MESSAGE_WORDS | set(make_estimator(cls).get_params()) | {cls.__name__}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model = fast_estimator(cls, **params).fit(X, y, **fit_kwargs)
+            outs = _outputs(model, X)
+    except (ValueError, TypeError) as error:
+        standard = any(text in str(error) for text in SKLEARN_MESSAGES)
+        assert standard or _names_an_argument(str(error), names), (
+            f"{label} raised {type(error).__name__} that names no argument: {error}"
+        )
+        return
+    except Exception as error:
+        raise AssertionError(f"{label} raised {type(error).__name__}: {error}") from error
+    for method, out in outs.items():
+        out = np.asarray(out)
+        if out.dtype.kind in "biuf":
+            finite = np.isfinite(out) if method != "predict_log_proba" else ~np.isnan(out)
+            assert finite.all(), f"{label}: {method} is not finite"
+        if method == "predict_proba":
+            assert np.all((out >= 0) & (out <= 1)), f"{label}: probabilities outside [0, 1]"
+    if part == "sample_weight" and kind in ("negative", "nan", "short", "zeros"):
+        raise AssertionError(f"{label}: fit accepted the sample weights")
+    if part == "X" and kind in ("strings", "complex", "nan", "inf", "empty"):
+        raise AssertionError(f"{label}: fit accepted X")
+
+
+def _estimator_cases(cls):
+    cases = [("X", kind) for kind in X_KINDS]
+    kinds = Y_KINDS if is_classifier(make_estimator(cls)) else Y_REGRESSION_KINDS
+    cases += [("y", kind) for kind in kinds]
+    if "sample_weight" in inspect.signature(cls.fit).parameters:
+        cases += [("sample_weight", kind) for kind in WEIGHT_KINDS]
+    cases += [("param", pair) for pair in _hyper_parameters(cls)]
+    return cases
+
+
+def _case_id(part, kind):
+    return f"{part}:{kind[0]}={kind[1]!r}" if part == "param" else f"{part}:{kind}"
+
+
+@pytest.mark.parametrize("name, cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
+@given(data=st.data())
+def test_fuzz_estimator(name, cls, data):
+    """Every public estimator: finite outputs or a ValueError/TypeError naming the argument."""
+    part, kind = data.draw(st.sampled_from(_estimator_cases(cls)), label="case")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    CASES["estimators"] += 1
+    try:
+        check_estimator_case(cls, part, kind, rng)
+    except AssertionError:
+        if (name, _case_id(part, kind)) not in KNOWN_ESTIMATOR_DEFECTS:
+            raise
+        CASES["known defects"] += 1
+
+
+@strict_known
+@pytest.mark.parametrize("name, case", sorted(KNOWN_ESTIMATOR_DEFECTS))
+def test_known_estimator_defects_are_still_defects(name, case):
+    """The list of known estimator defects only shrinks."""
+    cls = dict(ESTIMATORS)[name]
+    matches = [c for c in _estimator_cases(cls) if _case_id(*c) == case]
+    assert matches, f"{name} {case} no longer exists: remove it from {KNOWN_FILE}"
+    for seed in range(3):
+        try:
+            check_estimator_case(cls, *matches[0], np.random.default_rng(seed))
+        except AssertionError:
+            return
+    pytest.fail(f"{name} {case} is fixed: remove its line from {KNOWN_FILE}")
