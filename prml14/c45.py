@@ -3,18 +3,17 @@
 
 Why a separate estimator rather than more options of
 :class:`prml14.trees.DecisionTreeClassifier`: the shared engine
-(:func:`prml14.trees.growing.grow_tree`)
-grows *binary* trees level by level, every node a contiguous segment of presorted feature
-orders, with one threshold per node and each sample in exactly one node of a level. C4.5 breaks
-all three: a categorical attribute splits a node into as many branches as it has values, and a
-point whose value is missing goes down *every* branch with a fractional weight, so that a
-sample sits in several nodes of one level and node weights are no longer sums over a partition.
-Bending the engine to that would slow and complicate every CART tree, forest and booster grown
-through it; C4.5 also chooses attributes by a rule (the gain ratio among attributes of
-above-average gain) that compares scores *across* attributes rather than cut by cut. Here the
-tree is grown node by node (a loop over nodes, attributes and branches; every count inside a
-node is vectorised over its samples) from the tagged functions of :mod:`prml14.c45_core`, and
-ID3 is the option ``criterion="information_gain"``.
+(:func:`prml14.trees.growing.grow_tree`) grows *binary* trees level by level, every node a
+contiguous segment of presorted feature orders, with one threshold per node and each sample in
+exactly one node of a level. C4.5 breaks all three: a categorical attribute splits a node into
+as many branches as it has values, and a point whose value is missing goes down *every* branch
+with a fractional weight, so that a sample sits in several nodes of one level and node weights
+are no longer sums over a partition. Bending the engine to that would slow and complicate every
+CART tree, forest and booster grown through it; C4.5 also chooses attributes by a rule (the
+gain ratio among attributes of above-average gain) that compares scores *across* attributes
+rather than cut by cut. Here the tree is grown node by node (a loop over nodes, attributes and
+branches; every count inside a node is vectorised over its samples) from the tagged functions
+of :mod:`prml14.c45_core`, and ID3 is the option ``criterion="information_gain"``.
 
 Choices (documented, tested): a categorical value never seen in training raises a ValueError at
 prediction (``handle_unknown="error"``) or is treated as missing (``"missing"``); a feature with
