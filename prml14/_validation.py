@@ -23,6 +23,8 @@ __all__ = [
     "as_float",
     "check_magnitude",
     "check_sample_weight",
+    "check_number",
+    "Axes",
 ]
 
 
@@ -281,3 +283,124 @@ def check_sample_weight(sample_weight, X, *, max_magnitude=1e100, **kwargs):
     if max_magnitude is not None:
         check_magnitude(sample_weight, "sample_weight", max_magnitude)
     return sample_weight
+
+
+def check_number(value, name, *, low=None, high=None, closed="both", integer=False):
+    """A real scalar argument (a tolerance, a step, a count) checked against its bounds.
+
+    Unlike :func:`sklearn.utils.check_scalar`, NaN is refused (it passes every comparison).
+
+    Parameters
+    ----------
+    value : object
+    name : str
+        The argument's name, for the error messages.
+    low, high : float, default=None
+        The bounds (None: unbounded on that side).
+    closed : {"both", "left", "right", "neither"}, default="both"
+        Which bounds are included.
+    integer : bool, default=False
+        Require an integer (a bool is not one).
+
+    Returns
+    -------
+    float or int
+
+    Raises
+    ------
+    TypeError
+        Naming ``name``, if ``value`` is not a real number (an integer if required).
+    ValueError
+        Naming ``name``, if it is NaN or outside the bounds.
+    """
+    kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, kinds):
+        expected = "an integer" if integer else "a real number"
+        raise TypeError(f"{name} must be {expected}, got {value!r}")
+    if np.isnan(value):
+        raise ValueError(f"{name} must be a number, got NaN")
+    low_ok = low is None or (value >= low if closed in ("both", "left") else value > low)
+    high_ok = high is None or (value <= high if closed in ("both", "right") else value < high)
+    if not (low_ok and high_ok):
+        left = "[" if closed in ("both", "left") else "("
+        right = "]" if closed in ("both", "right") else ")"
+        low, high = "-inf" if low is None else low, "inf" if high is None else high
+        raise ValueError(f"{name} must lie in {left}{low}, {high}{right}, got {value!r}")
+    return int(value) if integer else float(value)
+
+
+class Axes:
+    """The sizes of the named axes that a function's arguments share, checked argument by argument.
+
+    The first argument to use an axis name (``"n_samples"``, ``"n_components"``, ...) fixes its
+    size; every later one must agree, or a ValueError names the argument, the axis and both sizes.
+
+    Parameters
+    ----------
+    **sizes : int
+        Axis sizes known in advance.
+
+    Examples
+    --------
+    >>> axes = Axes()
+    >>> X = axes.array([[1.0, 2.0], [3.0, 4.0]], "X", ("n_samples", "n_features"))
+    >>> w = axes.array([0.5, 0.5], "w", ("n_samples",), non_negative=True)
+    >>> axes.sizes
+    {'n_samples': 2, 'n_features': 2}
+    """
+
+    def __init__(self, **sizes):
+        self.sizes = dict(sizes)
+
+    def array(
+        self,
+        a,
+        name,
+        shape,
+        *,
+        allow_inf=False,
+        non_negative=False,
+        allow_empty=False,
+        max_magnitude=None,
+    ):
+        """``a`` as a float ndarray whose axes agree with ``shape``.
+
+        Parameters
+        ----------
+        a : array-like
+        name : str
+            The argument's name, for the error messages.
+        shape : tuple of str or int
+            One entry per axis: an axis name (its size is shared) or a fixed size.
+        allow_inf, non_negative : bool, default=False
+            As in :func:`as_float`.
+        allow_empty : bool, default=False
+            Accept an array with no entries.
+        max_magnitude : float, default=None
+            Refuse larger entries (:func:`check_magnitude`).
+
+        Returns
+        -------
+        ndarray
+
+        Raises
+        ------
+        ValueError
+            Naming ``name``, if a condition fails.
+        """
+        a = as_float(a, name, allow_inf=allow_inf, non_negative=non_negative)
+        described = str(tuple(shape)).replace("'", "")
+        if a.ndim != len(shape):
+            raise ValueError(f"{name} must have shape {described}, got shape {a.shape}")
+        for axis, size in zip(shape, a.shape, strict=True):
+            expected = axis if isinstance(axis, int) else self.sizes.setdefault(axis, size)
+            if size != expected:
+                raise ValueError(
+                    f"{name} must have shape {described} with {axis} = {expected}, "
+                    f"got shape {a.shape}"
+                )
+        if a.size == 0 and not allow_empty:
+            raise ValueError(f"{name} must not be empty, got shape {a.shape}")
+        if max_magnitude is not None:
+            check_magnitude(a, name, max_magnitude)
+        return a
