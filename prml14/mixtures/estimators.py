@@ -14,6 +14,8 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.cluster import KMeans
+from sklearn.preprocessing import StandardScaler
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -47,7 +49,7 @@ class _MixtureEM:
         "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
         "tol": [Interval(numbers.Real, 0, None, closed="left")],
         "n_init": [Interval(numbers.Integral, 1, None, closed="left")],
-        "init": [StrOptions({"random", "random_hard"}), "array-like"],
+        "init": [StrOptions({"random", "random_hard", "kmeans"}), "array-like"],
         "fit_intercept": ["boolean"],
         "random_state": ["random_state"],
     }
@@ -62,13 +64,19 @@ class _MixtureEM:
                 "each component needs at least one data point"
             )
 
-    def _initial_responsibilities(self, n_samples):
-        """A function of the random state giving the starting responsibilities of a restart."""
-        K = self.n_components
+    def _initial_responsibilities(self, data):
+        """A function of the random state giving a restart's responsibilities (``data``: X
+        with t as a last column, whose standardised rows ``"kmeans"`` clusters)."""
+        K, n_samples = self.n_components, data.shape[0]
         if isinstance(self.init, str):
             if self.init == "random":
                 return lambda rng: rng.dirichlet(np.ones(K), size=n_samples)
-            return lambda rng: np.eye(K)[rng.randint(K, size=n_samples)]
+            if self.init == "random_hard":
+                return lambda rng: np.eye(K)[rng.randint(K, size=n_samples)]
+            scaled = StandardScaler().fit_transform(data)
+            return lambda rng: np.eye(K)[
+                KMeans(K, n_init=1, random_state=rng.randint(2**31 - 1)).fit_predict(scaled)
+            ]
         gamma = check_responsibilities(self.init, n_samples)
         if gamma.shape[1] != K:
             raise ValueError(
@@ -82,10 +90,10 @@ class _MixtureEM:
             )
         return lambda rng: gamma
 
-    def _run_em(self, n_samples, e_step, m_step, sample_weight, rng, penalty=None):
+    def _run_em(self, data, e_step, m_step, sample_weight, rng, penalty=None):
         """Run ``prml14._em.run_em`` and store the traces; return the best parameters."""
-        start = self._initial_responsibilities(n_samples)
-        total = float(n_samples if sample_weight is None else sample_weight.sum())
+        start = self._initial_responsibilities(data)
+        total = float(data.shape[0] if sample_weight is None else sample_weight.sum())
         result = run_em(
             lambda random_state: m_step(start(random_state), None),
             e_step,
@@ -128,11 +136,14 @@ class MixtureOfLinearRegressions(_MixtureEM, RegressorMixin, BaseEstimator):
         ``tol`` (by ``tol × N`` in total with unit weights).
     n_init : int, default=1
         Number of initialisations; the run with the highest log-likelihood is kept.
-    init : {"random", "random_hard"} or array-like of shape (n_samples, n_components), \
-default="random"
-        Initial responsibilities: Dirichlet(1, ..., 1) rows, a random hard assignment, or the
-        given array (then ``n_init`` must be 1). The first M-step turns them into parameters.
-        Random draws happen only here, never inside EM.
+    init : {"random", "random_hard", "kmeans"} or array-like of shape \
+(n_samples, n_components), default="random"
+        Initial responsibilities: Dirichlet(1, ..., 1) rows, a random hard assignment, the
+        hard clusters of k-means on the standardised columns of X and t, or the given array
+        (then ``n_init`` must be 1). The first M-step turns them into parameters; random
+        draws happen only here. Random starts begin every component near the one
+        least-squares line, where EM can stop when the components lie far apart:
+        ``"kmeans"`` is then the better choice.
     fit_intercept : bool, default=True
         If True the basis is φ(x) = (1, x); otherwise X is used as Φ unchanged (user features).
     random_state : int, RandomState instance or None, default=None
@@ -227,7 +238,7 @@ default="random"
             )
 
         rng = check_random_state(self.random_state)
-        result = self._run_em(len(t), e_step, m_step, sample_weight, rng)
+        result = self._run_em(np.column_stack([X, t]), e_step, m_step, sample_weight, rng)
         self.weights_, self.coef_, self.precision_ = result.params
         return self
 
@@ -368,10 +379,11 @@ class MixtureOfLogisticRegressions(_MixtureEM, ClassifierMixin, BaseEstimator):
         Stop when the objective per unit of sample weight changes by at most ``tol``.
     n_init : int, default=1
         Number of initialisations; the run with the highest objective is kept.
-    init : {"random", "random_hard"} or array-like of shape (n_samples, n_components), \
-default="random"
-        Initial responsibilities: Dirichlet(1, ..., 1) rows, a random hard assignment, or the
-        given array (then ``n_init`` must be 1).
+    init : {"random", "random_hard", "kmeans"} or array-like of shape \
+(n_samples, n_components), default="random"
+        Initial responsibilities: Dirichlet(1, ..., 1) rows, a random hard assignment, the
+        hard clusters of k-means on the standardised columns of X and t, or the given array
+        (then ``n_init`` must be 1).
     l2 : float, default=0.0
         Ridge penalty (l2/2)‖w_k‖² added to each component's M-step objective, fixed for the
         whole fit.
@@ -491,9 +503,8 @@ default="random"
             return 0.5 * l2 * float(np.sum(params[1] ** 2))
 
         rng = check_random_state(self.random_state)
-        result = self._run_em(
-            len(t), e_step, m_step, sample_weight, rng, penalty if l2 > 0 else None
-        )
+        data, penalty = np.column_stack([X, t]), penalty if l2 > 0 else None
+        result = self._run_em(data, e_step, m_step, sample_weight, rng, penalty)
         self.weights_, self.coef_, irls_converged = result.params
         self.objective_history_ = result.objective_history
         if not np.all(irls_converged):
