@@ -4,11 +4,11 @@ private scikit-learn names the package relies on still exist, within a declared 
 import ast
 import importlib
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 import sklearn
-import tomllib
 import yaml
 from packaging.requirements import Requirement
 from packaging.version import Version
