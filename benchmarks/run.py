@@ -48,26 +48,46 @@ def goal_text(row):
     return f"N^{expected:g} ± {tol:g}", abs(row["exponent"] - expected) <= tol
 
 
-def markdown(results):
+COLUMNS = {
+    "benchmark": ("benchmark", "---"),
+    "task": ("task", "---"),
+    "size": ("size", "---"),
+    "prml14": ("prml14 median (s)", "---:"),
+    "reference": ("reference median (s)", "---:"),
+    "ratio": ("ratio", "---:"),
+    "goal": ("goal", "---"),
+    "met": ("met", ":---:"),
+    "note": ("notes", "---"),
+}
+
+
+def _cells(row):
+    goal, met = goal_text(row)
+    if "exponent" in row:
+        ratio = f"N^{row['exponent']:.2f}"
+    elif row["reference"] is not None:
+        ratio = f"{row['reference'] / row['prml14']:.2f}×"
+    else:
+        ratio = ""
+    return {
+        **row,
+        "prml14": f"{row['prml14']:.4g}",
+        "reference": "" if row["reference"] is None else f"{row['reference']:.4g}",
+        "ratio": ratio,
+        "goal": goal,
+        "met": "" if met is None else "yes" if met else "no",
+    }
+
+
+def markdown(results, columns=tuple(COLUMNS)):
+    """The rows of ``results`` as a Markdown table of ``columns`` (keys of COLUMNS)."""
     lines = [
-        "| benchmark | task | size | prml14 median (s) | reference median (s) | ratio | goal "
-        "| met | notes |",
-        "|---|---|---|---:|---:|---:|---|:---:|---|",
+        "| " + " | ".join(COLUMNS[c][0] for c in columns) + " |",
+        "|" + "|".join(COLUMNS[c][1] for c in columns) + "|",
     ]
     for row in results["rows"]:
-        goal, met = goal_text(row)
-        if "exponent" in row:
-            ratio = f"N^{row['exponent']:.2f}"
-        elif row["reference"] is not None:
-            ratio = f"{row['reference'] / row['prml14']:.2f}×"
-        else:
-            ratio = ""
-        reference = "" if row["reference"] is None else f"{row['reference']:.4g}"
-        lines.append(
-            f"| {row['benchmark']} | {row['task']} | {row['size']} | {row['prml14']:.4g} | "
-            f"{reference} | {ratio} | {goal} | {'' if met is None else 'yes' if met else 'no'} "
-            f"| {row['note']} |"
-        )
+        cells = _cells(row)
+        lines.append("| " + " | ".join(str(cells[c]) for c in columns) + " |")
     return "\n".join(lines)
 
 

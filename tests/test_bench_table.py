@@ -28,6 +28,17 @@ def test_readme_table_is_generated_from_results():
     )
 
 
+@pytest.mark.parametrize("page", sorted(bench_table.PAGES), ids=lambda p: p.name)
+def test_page_tables_are_generated_from_results(page):
+    """The pages' tables (their benchmarks' rows) are as stale-proof as the README's."""
+    results = json.loads((ROOT / "benchmarks" / "results.json").read_text())
+    text = page.read_text()
+    assert bench_table.render(text, results, bench_table.PAGES[page]) == text, (
+        f"{page.name}'s benchmark table is stale: run `python tools/bench_table.py`"
+    )
+    assert "| task |" in text  # the block is not empty
+
+
 def test_a_changed_result_makes_the_table_stale():
     """The check above can fail: one changed number changes the rendered README."""
     results = json.loads((ROOT / "benchmarks" / "results.json").read_text())
