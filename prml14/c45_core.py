@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
-from ._validation import as_float
+from ._validation import as_float, check_number
 from .trees.impurities import cross_entropy_impurity
 
 __all__ = [
@@ -39,7 +39,7 @@ __all__ = [
 
 
 def _weights(a, name, ndim):
-    a = np.asarray(a, dtype=float)
+    a = as_float(a, name, allow_inf=True)  # real numbers: no complex values, no strings
     if a.ndim != ndim:
         raise ValueError(f"{name} must be a {ndim}-D array, got shape {a.shape}")
     if not np.all(np.isfinite(a)) or np.any(a < 0):
@@ -76,6 +76,8 @@ def entropy(class_weights, base=2.0):
     counts = as_float(class_weights, "class_weights", allow_inf=True)
     if counts.ndim == 0 or np.any(counts < 0) or not np.all(np.isfinite(counts)):
         raise ValueError("class_weights must be an array of finite non-negative weights")
+    if counts.shape[-1] == 0:
+        raise ValueError("class_weights must have at least one class (a non-empty last axis)")
     if not base > 1:
         raise ValueError(f"base must be > 1, got {base!r}")
     p = _proportions(counts)
@@ -177,7 +179,8 @@ def missing_value_gain(branch_class_weights, missing_weight, base=2.0):
         ρ · Gain(D̃, a); 0 if no value is known.
     """
     counts = _weights(branch_class_weights, "branch_class_weights", 2)
-    if not (np.isfinite(missing_weight) and missing_weight >= 0):
+    missing_weight = check_number(missing_weight, "missing_weight", low=0.0)
+    if not np.isfinite(missing_weight):
         raise ValueError(f"missing_weight must be finite and >= 0, got {missing_weight!r}")
     known = counts.sum()
     if known == 0:

@@ -40,6 +40,10 @@ def test_weighted_median_conventions():
     assert weighted_median([5.0, 1.0], [0.0, 2.0]) == 1.0
     with pytest.raises(ValueError, match="sample_weight"):
         weighted_median([1.0, 2.0], [0.0, 0.0])
+    # the median of targets with an infinite one is defined, their deviation is not finite
+    assert weighted_median([1.0, 2.0, np.inf]) == 2.0
+    with pytest.raises(ValueError, match="t must be finite"):
+        absolute_deviation([1.0, 2.0, np.inf])
 
 
 @pytest.mark.equation("B.29")

@@ -141,6 +141,12 @@ def test_missing_value_gain_by_hand():
     assert missing_value_gain(np.zeros((3, 2)), 5.0) == 0.0
     with pytest.raises(ValueError, match="missing_weight"):
         missing_value_gain(D_tilde, -1.0)
+    with pytest.raises(TypeError, match="missing_weight"):
+        missing_value_gain(D_tilde, "2")
+    with pytest.raises(ValueError, match="branch_class_weights must hold real numbers"):
+        missing_value_gain(np.asarray(D_tilde) + 1j, 2.0)
+    with pytest.raises(ValueError, match="at least one class"):
+        entropy(np.zeros(0))
 
 
 @pytest.mark.equation("B.26")

@@ -25,6 +25,10 @@ def leaf_sse(model, X, t):
 
 @pytest.mark.equation("14.31")
 def test_cost_complexity_definition():
+    with pytest.raises(ValueError, match="leaf_costs must be non-negative"):
+        cost_complexity([1.0, -2.0], 0.25)
+    with pytest.raises(TypeError, match="lam"):
+        cost_complexity([1.0, 2.0], "0.25")
     assert cost_complexity([1.0, 2.0, 0.5], 0.25) == pytest.approx(3.5 + 0.75)
     with pytest.raises(ValueError, match="lam must be a finite non-negative number"):
         cost_complexity([1.0], -1.0)
@@ -183,3 +187,13 @@ def test_cross_validation_helper_for_classifiers_refits_each_fold():
             for tr, te in folds
         ]
         assert cv_error == pytest.approx(np.mean(errors), rel=1e-12)
+
+
+def test_cross_validation_helper_checks_its_data_first():
+    X, t = tie_free_regression(n=40)
+    with pytest.raises(ValueError, match="X and y must have the same number of samples"):
+        cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t[:-1], cv=2)
+    with pytest.raises(ValueError, match="y must be a 1-D array"):
+        cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t[:, None], cv=2)
+    with pytest.raises(ValueError, match="random_state"):
+        cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t, cv=2, random_state=-1)

@@ -115,6 +115,15 @@ def test_reduced_error_prune_bad_inputs():
         validation_node_errors(est.tree_, X, y, loss="hinge")
     with pytest.raises(ValueError, match="node_errors"):
         reduced_error_subtree(est.tree_, np.zeros(2))
+    with pytest.raises(ValueError, match="node_errors must not contain NaN"):
+        reduced_error_subtree(est.tree_, np.full(est.tree_.node_count, np.nan))
+    with pytest.raises(ValueError, match="X_val and y_val must have the same number"):
+        reduced_error_prune(est, X, y[:-1])
+    reg = DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0])
+    with pytest.raises(ValueError, match="y_val must not contain NaN"):
+        reduced_error_prune(reg, X, np.where(np.arange(len(y)) == 3, np.nan, X[:, 0]))
+    with pytest.raises(ValueError, match="y has entries of magnitude"):
+        validation_node_errors(reg.tree_, X, X[:, 0] * 1e300, loss="squared_error")
     unit = reduced_error_prune(est, X, y)
     weighted = reduced_error_prune(est, X, y, sample_weight=np.full(len(y), 3.0))
     np.testing.assert_array_equal(unit.tree_.feature, weighted.tree_.feature)

@@ -207,6 +207,33 @@ def test_grow_tree_rejects_bad_input():
         grow_tree(X, stats, SquaredError(), splitter="histogram", max_bins=1)
     with pytest.raises(ValueError, match="reg_lambda must be"):
         SecondOrder(reg_lambda=-1.0)
+    with pytest.raises(ValueError, match="statistics are too large"):
+        grow_tree(X, stats * 1e300, SquaredError())
+
+
+def test_the_estimators_skip_the_checks_they_already_made():
+    # check_input=False (what the estimators pass) grows the very same tree
+    X, t = tie_free_regression(n=60)
+    stats = SquaredError().statistics(t, np.ones(60))
+    checked = grow_tree(X, stats, SquaredError(), max_depth=3)
+    unchecked = grow_tree(X, stats, SquaredError(), max_depth=3, check_input=False)
+    np.testing.assert_array_equal(checked.threshold, unchecked.threshold)
+    np.testing.assert_array_equal(checked.value, unchecked.value)
+
+
+def test_second_order_refusals():
+    # a leaf of zero Hessian has no finite optimum unless reg_lambda > 0
+    with pytest.raises(ValueError, match="H \\+ reg_lambda must be positive"):
+        second_order_leaf_value([1.0], [0.0])
+    assert second_order_leaf_value([1.0], [0.0], reg_lambda=2.0) == pytest.approx(-0.5)
+    with pytest.raises(ValueError, match="H must be non-negative"):
+        second_order_leaf_value([1.0], [-1.0], reg_lambda=2.0)
+    with pytest.raises(ValueError, match="G and H must broadcast"):
+        second_order_leaf_value(np.ones(3), np.ones(2))
+    with pytest.raises(ValueError, match="G_left"):
+        second_order_split_gain(1e300, 1.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="H_right"):
+        second_order_split_gain(1.0, 1.0, 1.0, 0.0)
 
 
 # --- the histogram finder ------------------------------------------------------------------------

@@ -77,8 +77,15 @@ def absolute_deviation(t, sample_weight=None):
     -------
     float
         The sum of weighted absolute deviations from the weighted median.
+
+    Raises
+    ------
+    ValueError
+        If t holds ±inf (the deviation from the median is then undefined or infinite).
     """
     t, w = _check_tw(t, sample_weight)
+    if not np.all(np.isfinite(t)):
+        raise ValueError("t must be finite: the absolute deviation of an infinite target is inf")
     return float(np.dot(w, np.abs(t - weighted_median(t, w))))
 
 

@@ -31,12 +31,12 @@ import numpy as np
 
 from .absolute import segment_statistics, split_costs
 from .impurities import (
+    _second_order_leaf_value,
     _sum_of_squares_from_sums,
     _xlogx,
     cross_entropy_impurity,
     gini_impurity,
     misclassification_impurity,
-    second_order_leaf_value,
 )
 
 __all__ = [
@@ -429,7 +429,7 @@ class SecondOrder(_Criterion):
         ndarray of shape (n_nodes, 1)
             The value each node predicts.
         """
-        return second_order_leaf_value(sums[0], sums[1], self.reg_lambda)[:, None]
+        return _second_order_leaf_value(sums[0], sums[1], self.reg_lambda)[:, None]
 
     def node_impurity(self, sums):
         """−½ G²/((H + λ) H): the leaf's minimum objective per unit Hessian weight.
@@ -445,7 +445,7 @@ class SecondOrder(_Criterion):
             Q_τ of each node.
         """
         G, H = sums
-        return 0.5 * G * second_order_leaf_value(G, H, self.reg_lambda) / H
+        return 0.5 * G * _second_order_leaf_value(G, H, self.reg_lambda) / H
 
     def split_score(self, left, right, n_left, n_right):
         """G_L²/(H_L + λ) + G_R²/(H_R + λ) for every candidate cut (may overwrite the inputs).

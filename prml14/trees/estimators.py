@@ -80,6 +80,7 @@ class _BaseTree(BaseEstimator):
             random_state=self.random_state,
             splitter=self.splitter,
             max_bins=self.max_bins,
+            check_input=False,  # fit validated X, y and sample_weight once
         )
 
     def _finish_fit(self, tree):

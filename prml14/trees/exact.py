@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.utils.validation import check_array
 
+from .._validation import check_array
 from ._nodes import _decide, _draw_features, _midpoints
 
 __all__ = ["SortedFeatures", "sort_features"]

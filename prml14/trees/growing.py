@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_consistent_length, check_scalar
+from sklearn.utils.validation import check_scalar
 
 from .._validation import check_array
 from ._nodes import _Recorder
@@ -23,6 +23,42 @@ from .exact import SortedFeatures, _grow_exact
 from .histogram import BinnedFeatures, _grow_histogram, bin_features
 
 __all__ = ["grow_tree"]
+
+# a split score squares sums of statistics (S²/N): node sums beyond this would overflow;
+# the other statistics are summed only
+_MAX_SUM = 1e154
+_MAX_TOTAL = 1e300
+
+
+def _check_statistics(statistics, criterion, n_samples):
+    """The statistics as a float64 (n_stats, n_samples) C array, checked once per tree."""
+    stats = check_array(statistics, dtype=np.float64, input_name="statistics", order="C")
+    if stats.shape[0] != n_samples:
+        raise ValueError(
+            "X and statistics have inconsistent numbers of samples: statistics must have one "
+            f"row per sample of X ({n_samples}), got {stats.shape[0]}"
+        )
+    if stats.shape[1] != criterion.n_stats:
+        raise ValueError(
+            f"statistics must have {criterion.n_stats} columns for criterion "
+            f"{criterion.name!r}, got {stats.shape[1]}"
+        )
+    stats = np.ascontiguousarray(stats.T)
+    # |a node's sum| <= n_samples * the largest |entry|: max and min need no temporary array
+    largest = np.maximum(stats.max(axis=1), -stats.min(axis=1))
+    channels = list(criterion.score_channels)
+    if np.any(largest > _MAX_TOTAL / n_samples) or np.any(
+        largest[channels] > _MAX_SUM / n_samples
+    ):
+        raise ValueError(
+            f"statistics are too large (entries up to {largest.max():.3g} for {n_samples} "
+            "samples): the sums of a node would overflow in the split scores; rescale the "
+            "targets, weights or gradients they come from"
+        )
+    w = criterion.node_weight(stats)
+    if np.any(w < 0) or not w.sum() > 0:
+        raise ValueError("the sample weights that statistics imply must be >= 0, with sum > 0")
+    return stats
 
 
 def grow_tree(
@@ -39,6 +75,7 @@ def grow_tree(
     random_state=None,
     splitter="exact",
     max_bins=255,
+    check_input=True,
 ):
     """Grow a binary tree greedily, level by level, from per-sample statistics.
 
@@ -81,11 +118,22 @@ def grow_tree(
         Every threshold between distinct values, or the edges of at most ``max_bins`` bins.
     max_bins : int in [2, 65535], default=255
         The bins per feature of the histogram finder (ignored for pre-binned X).
+    check_input : bool, default=True
+        Check X and ``statistics``. The estimators, which validate their data in ``fit`` and
+        make the statistics themselves, pass False: X must then be a finite float64 array
+        (or binned or sorted features) and ``statistics`` a float64 array of the right shape.
 
     Returns
     -------
     Tree
         Node values, impurities (per unit weight) and weights as the criterion defines them.
+
+    Raises
+    ------
+    ValueError
+        If X and ``statistics`` do not have one row per sample, or if n_samples times the
+        largest statistic that a split score squares exceeds 1e154 (the squares of the node
+        sums could overflow): rescale the targets, weights or gradients.
     """
     if splitter not in ("exact", "histogram"):
         raise ValueError(f"splitter must be 'exact' or 'histogram', got {splitter!r}")
@@ -99,21 +147,15 @@ def grow_tree(
         if splitter != "exact":
             raise ValueError("X is sorted: use splitter='exact'")
         N, D = X.shape
-    else:
+    elif check_input:
         X = check_array(X, dtype=np.float64, input_name="X")
+    if isinstance(X, np.ndarray):
         N, D = X.shape
         binned = bin_features(X, max_bins) if splitter == "histogram" else None
-    stats = check_array(statistics, dtype=np.float64, input_name="statistics", order="C")
-    check_consistent_length(np.empty(N), stats)
-    if stats.shape[1] != criterion.n_stats:
-        raise ValueError(
-            f"statistics must have {criterion.n_stats} columns for criterion "
-            f"{criterion.name!r}, got {stats.shape[1]}"
-        )
-    stats = np.ascontiguousarray(stats.T)
-    w = criterion.node_weight(stats)
-    if np.any(w < 0) or not w.sum() > 0:
-        raise ValueError("the sample weights that statistics imply must be >= 0, with sum > 0")
+    if check_input:
+        stats = _check_statistics(statistics, criterion, N)
+    else:
+        stats = np.ascontiguousarray(statistics.T)
     if max_depth is not None:
         check_scalar(max_depth, "max_depth", numbers.Integral, min_val=1)
     check_scalar(min_samples_split, "min_samples_split", numbers.Integral, min_val=2)

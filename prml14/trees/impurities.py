@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._equations import implements
-from .._validation import as_float
+from .._validation import as_float, check_magnitude, check_number
 
 __all__ = [
     "leaf_value",
@@ -96,8 +96,14 @@ def sum_of_squares(t, sample_weight=None):
     -------
     float
         Q_τ, with y_τ the weighted mean (14.29).
+
+    Raises
+    ------
+    ValueError
+        If a target exceeds 1e150 in magnitude (its square would overflow): rescale t.
     """
     t = as_float(t, "t")
+    check_magnitude(t, "t")
     w = _weights(t, sample_weight)
     d = t - leaf_value(t, w)
     wd = w * d
@@ -176,6 +182,22 @@ def misclassification_impurity(p):
     return 1.0 - p.max(axis=-1)
 
 
+def _second_order_leaf_value(G, H, reg_lambda):
+    """−G/(H + λ), unchecked (the criterion calls it on every level of a growing tree)."""
+    return -G / (H + reg_lambda)
+
+
+def _check_hessians(H, name, reg_lambda):
+    """H as floats, non-negative, with H + λ > 0 (else the leaf objective has no minimum)."""
+    H = as_float(H, name, non_negative=True)
+    if np.any(H + reg_lambda <= 0):
+        raise ValueError(
+            f"{name} + reg_lambda must be positive: a leaf of zero Hessian has no finite "
+            "optimal value (set reg_lambda > 0)"
+        )
+    return H
+
+
 @implements("B.20")
 def second_order_leaf_value(G, H, reg_lambda=0.0):
     """The leaf value v = −G / (H + λ) that minimises G v + ½ (H + λ) v².
@@ -194,8 +216,26 @@ def second_order_leaf_value(G, H, reg_lambda=0.0):
     -------
     ndarray
         The optimal leaf values.
+
+    Raises
+    ------
+    ValueError
+        If H is negative, H + reg_lambda is zero somewhere, or G and H do not broadcast.
     """
-    return -as_float(G, "G") / (as_float(H, "H") + reg_lambda)
+    reg_lambda = check_number(reg_lambda, "reg_lambda", low=0.0)
+    G = as_float(G, "G")
+    H = _check_hessians(H, "H", reg_lambda)
+    _check_broadcast(G=G, H=H)
+    return _second_order_leaf_value(G, H, reg_lambda)
+
+
+def _check_broadcast(**arrays):
+    """Refuse arrays that do not broadcast together, naming them."""
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        shapes = ", ".join(f"{name} {a.shape}" for name, a in arrays.items())
+        raise ValueError(f"{' and '.join(arrays)} must broadcast together, got {shapes}") from None
 
 
 @implements("B.21")
@@ -219,9 +259,20 @@ def second_order_split_gain(G_left, H_left, G_right, H_right, reg_lambda=0.0, ga
     -------
     ndarray
         The gains (positive: the cut lowers the regularised objective).
+
+    Raises
+    ------
+    ValueError
+        If a Hessian sum is negative or zero with ``reg_lambda = 0``, if a gradient sum exceeds
+        1e150 in magnitude (its square would overflow: rescale the loss), or if the arrays do not
+        broadcast together.
     """
-    GL, HL = as_float(G_left, "G_left"), as_float(H_left, "H_left")
-    GR, HR = as_float(G_right, "G_right"), as_float(H_right, "H_right")
+    lam = check_number(reg_lambda, "reg_lambda", low=0.0)
+    gamma = check_number(gamma, "gamma", low=0.0)
+    GL, GR = as_float(G_left, "G_left"), as_float(G_right, "G_right")
+    check_magnitude(GL, "G_left")
+    check_magnitude(GR, "G_right")
+    HL, HR = _check_hessians(H_left, "H_left", lam), _check_hessians(H_right, "H_right", lam)
+    _check_broadcast(G_left=GL, H_left=HL, G_right=GR, H_right=HR)
     G, H = GL + GR, HL + HR
-    lam = reg_lambda
     return 0.5 * (GL * GL / (HL + lam) + GR * GR / (HR + lam) - G * G / (H + lam)) - gamma

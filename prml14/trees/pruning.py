@@ -30,9 +30,10 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.utils import check_random_state
 
 from .._equations import implements
-from .._validation import as_float
+from .._validation import as_float, check_array, check_number
 
 __all__ = [
     "pruning_costs",
@@ -44,6 +45,14 @@ __all__ = [
 ]
 
 
+def _check_lambda(lam):
+    """λ of (14.31): a finite real number >= 0."""
+    lam = check_number(lam, "lam")  # a real number, not NaN (TypeError for a string)
+    if not np.isfinite(lam) or lam < 0:
+        raise ValueError(f"lam must be a finite non-negative number, got {lam}")
+    return lam
+
+
 @implements("14.31")
 def cost_complexity(leaf_costs, lam):
     """The pruning criterion C(T) = Σ_τ Q_τ(T) + λ·``|T|``, equation (14.31).
@@ -51,7 +60,8 @@ def cost_complexity(leaf_costs, lam):
     Parameters
     ----------
     leaf_costs : array-like of shape (n_leaves,)
-        Q_τ of every leaf of T, summed over the leaf's training points (see the module docstring).
+        Q_τ ≥ 0 of every leaf of T, summed over the leaf's training points (see the module
+        docstring).
     lam : float >= 0
         The complexity parameter λ.
 
@@ -60,11 +70,10 @@ def cost_complexity(leaf_costs, lam):
     float
         C(T).
     """
-    leaf_costs = as_float(leaf_costs, "leaf_costs")
+    leaf_costs = as_float(leaf_costs, "leaf_costs", non_negative=True)
     if leaf_costs.ndim != 1 or leaf_costs.size == 0:
         raise ValueError(f"leaf_costs must be a non-empty 1-D array, got shape {leaf_costs.shape}")
-    if not np.isfinite(lam) or lam < 0:
-        raise ValueError(f"lam must be a finite non-negative number, got {lam}")
+    lam = _check_lambda(lam)
     return float(leaf_costs.sum() + lam * leaf_costs.size)
 
 
@@ -235,8 +244,7 @@ def prune_to_lambda(tree, node_costs, lam):
     prml14.trees.Tree
         The pruned tree.
     """
-    if not np.isfinite(lam) or lam < 0:
-        raise ValueError(f"lam must be a finite non-negative number, got {lam}")
+    _check_lambda(lam)
     path = weakest_link_path(tree, node_costs, max_lambda=lam)
     keep_as_leaf = np.zeros(tree.node_count, dtype=bool)
     keep_as_leaf[path.collapsed] = True
@@ -249,6 +257,23 @@ def _subtree_error(estimator, tree, X, y):
         pred = estimator.classes_[np.argmax(tree.value[leaves], axis=1)]
         return float(np.mean(pred != y))
     return float(np.mean((tree.value[leaves, 0] - y) ** 2))
+
+
+def _check_cv_data(X, y, classifier):
+    """Finite 2-D X and 1-D y of the same length (real y for a regressor)."""
+    X = check_array(X, dtype=np.float64, input_name="X")
+    if not classifier:
+        y = as_float(y, "y")
+    elif np.iscomplexobj(y):
+        raise ValueError("y must hold class labels, got complex values")
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be a 1-D array of targets, got shape {y.shape}")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X and y must have the same number of samples, got {X.shape[0]} and {y.shape[0]}"
+        )
+    return X, y
 
 
 def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_state=None):
@@ -286,9 +311,13 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
         raise ValueError(f"cv must be an integer >= 2, got {cv!r}")
     if not isinstance(n_lambdas, (int, np.integer)) or n_lambdas < 1:
         raise ValueError(f"n_lambdas must be a positive integer, got {n_lambdas!r}")
+    X, y = _check_cv_data(X, y, is_classifier(estimator))
+    try:
+        check_random_state(random_state)
+    except ValueError as error:
+        raise ValueError(f"random_state: {error}") from error
     base = clone(estimator).set_params(ccp_lambda=0.0)
     full = clone(base).fit(X, y)
-    X, y = as_float(X, "X"), np.asarray(y)
     path = weakest_link_path(full.tree_, _estimator_costs(full, full.tree_))
     bps = np.unique(path.lambdas)
     mids = np.sqrt(bps[:-1] * bps[1:]) if bps.size > 1 else np.array([])

@@ -21,13 +21,10 @@ import copy
 
 import numpy as np
 from sklearn.base import is_classifier
-from sklearn.utils.validation import (
-    check_consistent_length,
-    check_is_fitted,
-)
+from sklearn.utils.validation import check_is_fitted
 
 from .._equations import implements
-from .._validation import check_array, check_sample_weight
+from .._validation import as_float, check_array, check_magnitude, check_sample_weight
 from .structure import TREE_LEAF
 
 __all__ = ["validation_node_errors", "reduced_error_subtree", "reduced_error_prune"]
@@ -62,13 +59,39 @@ def validation_node_errors(tree, X, y, *, loss, sample_weight=None):
     """
     if loss not in _LOSSES:
         raise ValueError(f"loss must be one of {_LOSSES}, got {loss!r}")
-    X = check_array(X, dtype=np.float64, input_name="X")
-    y = np.asarray(y)
-    check_consistent_length(X, y)
+    X, y = _check_validation_data(X, y, loss != "misclassification", "X", "y")
     w = check_sample_weight(sample_weight, X, dtype=np.float64)
+    if loss == "misclassification" and (
+        not np.issubdtype(y.dtype, np.integer) or np.any((y < 0) | (y >= tree.value.shape[1]))
+    ):
+        raise ValueError("y must hold class indices 0..n_classes-1 for misclassification")
+    return _node_errors(tree, X, y, loss, w)
+
+
+def _check_validation_data(X, y, regression, x_name, y_name):
+    """Finite 2-D inputs and 1-D targets of the same length (real targets for regression,
+    within 1e100 in magnitude like the training targets, so that squared errors stay finite)."""
+    X = check_array(X, dtype=np.float64, input_name=x_name)
+    if regression:
+        y = as_float(y, y_name)
+        check_magnitude(y, y_name, 1e100)
+    else:
+        y = np.asarray(y)
+        if np.iscomplexobj(y):
+            raise ValueError(f"{y_name} must hold class labels, got complex values")
+    if y.ndim != 1:
+        raise ValueError(f"{y_name} must be a 1-D array of targets, got shape {y.shape}")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"{x_name} and {y_name} must have the same number of samples, got "
+            f"{X.shape[0]} and {y.shape[0]}"
+        )
+    return X, y
+
+
+def _node_errors(tree, X, y, loss, w):
+    """E_V(t) of every node, for validated data (class indices y for misclassification)."""
     if loss == "misclassification":
-        if not np.issubdtype(y.dtype, np.integer) or np.any((y < 0) | (y >= tree.value.shape[1])):
-            raise ValueError("y must hold class indices 0..n_classes-1 for misclassification")
         pred = np.argmax(tree.value, axis=1)
     else:
         y = y.astype(np.float64)
@@ -112,7 +135,7 @@ def reduced_error_subtree(tree, node_errors):
     error : float
         Its validation error.
     """
-    E = np.asarray(node_errors, dtype=float)
+    E = as_float(node_errors, "node_errors")
     if E.shape != (tree.node_count,):
         raise ValueError(f"node_errors must have shape ({tree.node_count},), got {E.shape}")
     if hasattr(tree, "branch_fraction"):  # a multiway C4.5 tree: children after parents
@@ -166,14 +189,15 @@ def reduced_error_prune(estimator, X_val, y_val, sample_weight=None):
         pruned = copy.deepcopy(estimator)
         pruned.tree_, _ = reduced_error_subtree(estimator.tree_, errors)
         return pruned
-    X_val = check_array(X_val, dtype=np.float64, input_name="X_val")
+    X_val, y_val = _check_validation_data(
+        X_val, y_val, not is_classifier(estimator), "X_val", "y_val"
+    )
     if X_val.shape[1] != estimator.n_features_in_:
         raise ValueError(
             f"X_val has {X_val.shape[1]} features, the estimator expects "
             f"{estimator.n_features_in_}"
         )
-    y_val = np.asarray(y_val)
-    check_consistent_length(X_val, y_val)
+    w = check_sample_weight(sample_weight, X_val, dtype=np.float64)
     if is_classifier(estimator):
         idx = np.searchsorted(estimator.classes_, y_val)
         idx = np.minimum(idx, estimator.classes_.size - 1)
@@ -183,9 +207,7 @@ def reduced_error_prune(estimator, X_val, y_val, sample_weight=None):
     else:
         abs_err = getattr(estimator, "criterion", "squared_error") == "absolute_error"
         loss = "absolute_error" if abs_err else "squared_error"
-    errors = validation_node_errors(
-        estimator.tree_, X_val, y_val, loss=loss, sample_weight=sample_weight
-    )
+    errors = _node_errors(estimator.tree_, X_val, y_val, loss, w)
     pruned = copy.deepcopy(estimator)
     pruned.tree_, _ = reduced_error_subtree(estimator.tree_, errors)
     return pruned
