@@ -75,12 +75,12 @@ def _weights_and_log_densities(X, weights, means, scales, family):
 
 
 # ----------------------------------------------------------------------------- (14.2)-(14.5)
-def _check_log_densities(log_component_densities, weights):
-    log_p = _check_log_values(log_component_densities, "log_component_densities")
+def _check_log_densities(log_component_densities, weights, name="log_component_densities"):
+    log_p = _check_log_values(log_component_densities, name)
     if log_p.ndim < 1 or log_p.shape[-1] != weights.size:
         raise ValueError(
-            "log_component_densities must have the components on its last axis "
-            f"({weights.size}), got shape {log_p.shape}"
+            f"{name} must have the components on its last axis ({weights.size}, one per weight), "
+            f"got shape {log_p.shape}"
         )
     return log_p
 
@@ -334,7 +334,10 @@ def combination_responsibilities(log_point_densities, weights):
     ndarray of shape (n_samples, n_models)
         Each row sums to one.
     """
-    return normalise_log(log_joint(weights, _check_point_densities(log_point_densities)))[0]
+    log_p = _check_point_densities(log_point_densities)
+    weights = check_simplex(weights)
+    log_p = _check_log_densities(log_p, weights, "log_point_densities")
+    return normalise_log(log_or_minus_inf(weights) + log_p)[0]
 
 
 def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, init=None):
