@@ -190,8 +190,13 @@ def component_log_densities(X, means, scales, family="gaussian"):
         If an argument is not finite or is badly shaped, if the scales are not positive
         definite, or if X or means have entries beyond 1e150 in magnitude (rescale them).
     """
+    return _component(X, means, scales, family)
+
+
+def _component(X, means, scales, family, scales_name="scales"):
+    """:func:`component_log_densities`, whose errors name ``scales`` as the caller calls it."""
     if family == "gaussian":
-        return _gaussian(X, means, scales, "means", "scales")
+        return _gaussian(X, means, scales, "means", scales_name)
     if family == "cauchy":
         return _cauchy(X, means, scales, "means")
     raise ValueError(f"family must be one of {_FAMILIES}, got {family!r}")
