@@ -26,7 +26,7 @@ from ._em import run_em
 from ._equations import implements
 from ._numerics import log_or_minus_inf, logsumexp, normalise_log
 from ._validation import as_float, check_array, check_simplex
-from .densities import component_log_densities
+from .densities import _component
 from .mixtures import mixing_coefficients
 
 __all__ = [
@@ -62,7 +62,7 @@ def _check_log_values(values, name):
     return values
 
 
-def _weights_and_log_densities(X, weights, means, scales, family):
+def _weights_and_log_densities(X, weights, means, scales, family, scales_name="scales"):
     """Checked mixing coefficients π_k and the (N, K) array ln p(x_n | k) of a mixture."""
     weights = check_simplex(weights)
     n_means = np.shape(means)[0] if np.ndim(means) else 0
@@ -71,16 +71,16 @@ def _weights_and_log_densities(X, weights, means, scales, family):
             f"means must have one row per component ({weights.size} weights), "
             f"got shape {np.shape(means)}"
         )
-    return weights, component_log_densities(X, means, scales, family)
+    return weights, _component(X, means, scales, family, scales_name)
 
 
 # ----------------------------------------------------------------------------- (14.2)-(14.5)
-def _check_log_densities(log_component_densities, weights):
-    log_p = _check_log_values(log_component_densities, "log_component_densities")
+def _check_log_densities(log_component_densities, weights, name="log_component_densities"):
+    log_p = _check_log_values(log_component_densities, name)
     if log_p.ndim < 1 or log_p.shape[-1] != weights.size:
         raise ValueError(
-            "log_component_densities must have the components on its last axis "
-            f"({weights.size}), got shape {log_p.shape}"
+            f"{name} must have the components on its last axis ({weights.size}, one per weight), "
+            f"got shape {log_p.shape}"
         )
     return log_p
 
@@ -172,7 +172,10 @@ def mixture_density(X, weights, means, covariances):
     ndarray of shape (n_samples,)
         p(x_n) at each point.
     """
-    return np.exp(mixture_log_density(X, weights, means, covariances, "gaussian"))
+    weights, log_p = _weights_and_log_densities(
+        X, weights, means, covariances, "gaussian", "covariances"
+    )
+    return np.exp(log_marginal(weights, log_p))
 
 
 @implements("14.5")
@@ -334,7 +337,10 @@ def combination_responsibilities(log_point_densities, weights):
     ndarray of shape (n_samples, n_models)
         Each row sums to one.
     """
-    return normalise_log(log_joint(weights, _check_point_densities(log_point_densities)))[0]
+    log_p = _check_point_densities(log_point_densities)
+    weights = check_simplex(weights)
+    log_p = _check_log_densities(log_p, weights, "log_point_densities")
+    return normalise_log(log_or_minus_inf(weights) + log_p)[0]
 
 
 def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, init=None):

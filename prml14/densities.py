@@ -16,7 +16,7 @@ from scipy.linalg import solve_triangular
 from scipy.special import gammaln
 from sklearn.utils import check_random_state, check_scalar
 
-from ._validation import check_array, check_simplex
+from ._validation import check_array, check_magnitude, check_simplex
 
 __all__ = [
     "gaussian_log_densities",
@@ -35,16 +35,19 @@ def _as_points(X, name="X"):
             f"got ndim={np.ndim(X)}"
         )
     X = check_array(X, ensure_2d=False, dtype=np.float64, input_name=name)
+    check_magnitude(X, name)  # squared distances beyond 1e300 overflow
     return X[:, None] if X.ndim == 1 else X
 
 
-def _check_parameters(means, scales, n_features, scales_name):
-    means = check_array(means, ensure_2d=False, dtype=np.float64, input_name="means")
+def _check_parameters(means, scales, n_features, scales_name, means_name="means"):
+    means = check_array(means, ensure_2d=False, dtype=np.float64, input_name=means_name)
+    check_magnitude(means, means_name)
     if means.ndim == 1:
         means = means[:, None]
     if means.shape[1] != n_features:
         raise ValueError(
-            f"means must have shape (n_components, {n_features}), got {np.shape(means)}"
+            f"{means_name} must have shape (n_components, {n_features}) to match X, "
+            f"got {np.shape(means)}"
         )
     K = means.shape[0]
     scales = check_array(
@@ -105,9 +108,19 @@ def gaussian_log_densities(X, means, covariances):
     -------
     ndarray of shape (n_samples, n_components)
         ln N(x_n | μ_k, Σ_k).
+
+    Raises
+    ------
+    ValueError
+        If an argument is not finite or is badly shaped, if the covariances are not positive
+        definite, or if X or means have entries beyond 1e150 in magnitude (rescale them).
     """
+    return _gaussian(X, means, covariances, "means", "covariances")
+
+
+def _gaussian(X, means, covariances, means_name, covariances_name):
     X = _as_points(X)
-    means, chol = _check_parameters(means, covariances, X.shape[1], "covariances")
+    means, chol = _check_parameters(means, covariances, X.shape[1], covariances_name, means_name)
     maha, logdet = _mahalanobis_and_logdet(X, means, chol)
     D = X.shape[1]
     return -0.5 * (D * np.log(2 * np.pi) + logdet + maha)
@@ -132,9 +145,19 @@ def cauchy_log_densities(X, locations, scales):
     -------
     ndarray of shape (n_samples, n_components)
         ln Cauchy(x_n | μ_k, Σ_k).
+
+    Raises
+    ------
+    ValueError
+        If an argument is not finite or is badly shaped, if the scales are not positive
+        definite, or if X or locations have entries beyond 1e150 in magnitude (rescale them).
     """
+    return _cauchy(X, locations, scales, "locations")
+
+
+def _cauchy(X, locations, scales, locations_name):
     X = _as_points(X)
-    locations, chol = _check_parameters(locations, scales, X.shape[1], "scales")
+    locations, chol = _check_parameters(locations, scales, X.shape[1], "scales", locations_name)
     maha, logdet = _mahalanobis_and_logdet(X, locations, chol)
     D = X.shape[1]
     log_norm = gammaln((1 + D) / 2) - gammaln(0.5) - 0.5 * D * np.log(np.pi) - 0.5 * logdet
@@ -160,11 +183,22 @@ def component_log_densities(X, means, scales, family="gaussian"):
     -------
     ndarray of shape (n_samples, n_components)
         ln p(x_n | k).
+
+    Raises
+    ------
+    ValueError
+        If an argument is not finite or is badly shaped, if the scales are not positive
+        definite, or if X or means have entries beyond 1e150 in magnitude (rescale them).
     """
+    return _component(X, means, scales, family)
+
+
+def _component(X, means, scales, family, scales_name="scales"):
+    """:func:`component_log_densities`, whose errors name ``scales`` as the caller calls it."""
     if family == "gaussian":
-        return gaussian_log_densities(X, means, scales)
+        return _gaussian(X, means, scales, "means", scales_name)
     if family == "cauchy":
-        return cauchy_log_densities(X, means, scales)
+        return _cauchy(X, means, scales, "means")
     raise ValueError(f"family must be one of {_FAMILIES}, got {family!r}")
 
 
@@ -197,9 +231,12 @@ def sample_mixture(n_samples, weights, means, scales, family="gaussian", random_
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     if family not in _FAMILIES:
         raise ValueError(f"family must be one of {_FAMILIES}, got {family!r}")
-    rng = check_random_state(random_state)
+    try:
+        rng = check_random_state(random_state)
+    except ValueError as error:  # numpy's "Seed must be between 0 and 2**32 - 1"
+        raise ValueError(f"random_state: {error}") from error
     weights = check_simplex(weights)
-    means_arr = np.asarray(means, dtype=float)
+    means_arr = check_array(means, ensure_2d=False, dtype=np.float64, input_name="means")
     D = 1 if means_arr.ndim == 1 else means_arr.shape[1]
     means_arr, chol = _check_parameters(means_arr, scales, D, "scales")
     if means_arr.shape[0] != weights.size:

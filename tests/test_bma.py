@@ -370,3 +370,24 @@ def test_point_density_inputs_are_checked_under_their_own_name():
         combination_responsibilities(np.array([[0.0, np.nan]]), [0.5, 0.5])
     with pytest.raises(ValueError, match="zero density under every model"):
         fit_combination_weights(np.array([[0.0, -1.0], [-np.inf, -np.inf]]))
+
+
+def test_errors_name_the_arguments_of_the_function_called():
+    """component_log_densities and cauchy_log_densities used to blame `covariances` / `means`,
+    arguments they do not have; huge inputs overflowed in the squared distances."""
+    X = _points(5)
+    with pytest.raises(ValueError, match="scales must have one entry per component"):
+        component_log_densities(X, MEANS_2D, VARS_1D[:2])
+    with pytest.raises(ValueError, match=r"locations must have shape \(n_components, 2\)"):
+        cauchy_log_densities(X, MEANS_1D, VARS_1D)
+    with pytest.raises(ValueError, match="X has entries of magnitude up to .* rescale X"):
+        mixture_log_density(X * 1e300, WEIGHTS, MEANS_2D, COVS_2D)
+    with pytest.raises(ValueError, match="means has entries of magnitude"):
+        log_model_evidence(X, WEIGHTS, MEANS_2D * 1e200, COVS_2D)
+    with pytest.raises(ValueError, match="random_state: Seed must be between"):
+        sample_mixture(3, WEIGHTS, MEANS_2D, COVS_2D, random_state=-1)
+    with pytest.raises(ValueError, match="means: could not convert string"):
+        sample_mixture(3, WEIGHTS, np.full((3, 2), "a", dtype=object), COVS_2D)
+    log_p = gaussian_log_densities(X, MEANS_2D, COVS_2D)
+    with pytest.raises(ValueError, match="log_point_densities must have the components"):
+        combination_responsibilities(log_p, [0.5, 0.5])

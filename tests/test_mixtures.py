@@ -18,6 +18,7 @@ from prml14.mixtures import (
     complete_data_log_likelihood_logistic,
     expected_complete_data_log_likelihood_linear,
     expected_complete_data_log_likelihood_logistic,
+    linear_component_log_densities,
     m_step_linear,
     m_step_logistic,
     mixing_coefficients,
@@ -30,7 +31,9 @@ from prml14.mixtures import (
     q_linear_weights,
     responsibilities_linear,
     responsibilities_logistic,
+    solve_normal_equations,
     weighted_least_squares,
+    weighted_normal_equations,
 )
 
 
@@ -818,3 +821,31 @@ def test_check_input_false_skips_only_the_checks():
         np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="pi must be non-negative and sum to one"):
         responsibilities_logistic(Phi, t, 2 * pi, W)  # the checks are on by default
+
+
+def test_linear_core_functions_refuse_mismatched_or_overflowing_arguments():
+    """Mismatched shapes used to end in numpy broadcasting errors naming no argument, negative
+    responsibilities were accepted by the Q functions and W ~ 1e300 overflowed."""
+    Phi, t, pi, W, beta = linear_params(3)
+    gamma = responsibilities_linear(Phi, t, pi, W, beta)
+    with pytest.raises(ValueError, match=r"beta must be a float or one per component, shape \(3,"):
+        linear_component_log_densities(Phi, t, W, np.ones(2))
+    with pytest.raises(ValueError, match="W has entries of magnitude up to 1e\\+300.*rescale"):
+        responsibilities_linear(Phi, t, pi, W * 1e300, beta)
+    with pytest.raises(ValueError, match=r"gamma must have shape .* n_components = 3"):
+        q_linear_weights(Phi, t, gamma[:, :2], W, beta)
+    with pytest.raises(ValueError, match="gamma must be non-negative"):
+        expected_complete_data_log_likelihood_linear(Phi, t, -gamma, pi, W, beta)
+    with pytest.raises(ValueError, match="beta .* must be positive"):
+        q_linear_precision(Phi, t, gamma, W, 0.0)
+    # the M-step's π is only on the simplex if each row of γ sums to one
+    with pytest.raises(ValueError, match="gamma must hold responsibilities, each row summing"):
+        m_step_linear(Phi, t, np.hstack([gamma, gamma[:, :1]]))
+    with pytest.raises(ValueError, match="gamma must hold responsibilities, each row summing"):
+        weighted_least_squares(Phi, t, 2 * gamma)
+    A, b = weighted_normal_equations(Phi, t, gamma)
+    with pytest.raises(ValueError, match=r"b must have shape \(n_components, n_basis\)"):
+        solve_normal_equations(A, b[:2])
+    with pytest.raises(ValueError, match="A must not contain NaN"):
+        solve_normal_equations(np.where(A > 0, np.nan, A), b)
+    np.testing.assert_array_equal(solve_normal_equations(A[:0], b[:0]), b[:0])

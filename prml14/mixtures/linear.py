@@ -13,7 +13,7 @@ import numpy as np
 
 from .._equations import implements
 from .._numerics import DEAD_FRACTION, log_or_minus_inf, logsumexp_last, normalise_log
-from .._validation import as_float
+from .._validation import Axes, as_float
 from ._base import (
     check_coef,
     check_data,
@@ -45,11 +45,44 @@ __all__ = [
 _BLOCK = 16384  # rows per block in the batched normal equations (bounded temporaries)
 
 
-def _check_beta(beta):
+def _check_beta(beta, n_components=None):
+    """β > 0 finite: a float, or (if ``n_components`` is given) one per component."""
     beta = as_float(beta, "beta")
-    if not np.all(beta > 0) or not np.all(np.isfinite(beta)):
+    if beta.shape not in ((), (n_components,)):
+        each = "" if n_components is None else f" or one per component, shape ({n_components},)"
+        raise ValueError(f"beta must be a float{each}, got shape {beta.shape}")
+    if not np.all(beta > 0):
         raise ValueError(f"beta (a precision) must be positive and finite, got {beta}")
     return beta
+
+
+def _check_coef(W, n_basis):
+    """W of shape (K, M) whose products with Φ and their squares cannot overflow."""
+    W = check_coef(W, n_basis)
+    if W.size and np.max(np.abs(W)) > 1e150:
+        raise ValueError(
+            f"W has entries of magnitude up to {np.max(np.abs(W)):.3g}: beyond 1e150 the squared "
+            "residuals (t - Phi W^T)^2 overflow; rescale Phi and t to get moderate weights"
+        )
+    return W
+
+
+def _check_gamma(gamma, shape, name="gamma"):
+    """Non-negative finite weights z_nk or γ_nk of the given shape (N, K)."""
+    axes = Axes(n_samples=shape[0], n_components=shape[1])
+    return axes.array(gamma, name, ("n_samples", "n_components"), non_negative=True)
+
+
+def _check_posteriors(gamma, n_samples):
+    """Responsibilities (N, K) whose rows sum to one: the posterior probabilities of the E-step
+    (the M-step's π = Σ_n s_n γ_nk / Σ_n s_n is then on the simplex)."""
+    gamma = check_responsibilities(gamma, n_samples)
+    if not np.allclose(gamma.sum(axis=1), 1.0, rtol=0.0, atol=1e-6):
+        raise ValueError(
+            "gamma must hold responsibilities, each row summing to one over the components "
+            f"(got row sums from {gamma.sum(axis=1).min():.3g} to {gamma.sum(axis=1).max():.3g})"
+        )
+    return gamma
 
 
 def _log_densities(Phi, t, W, beta, log_prior=0.0):
@@ -66,8 +99,8 @@ def _log_joint(Phi, t, pi, W, beta, check_input=True):
     if not check_input:
         return _log_densities(Phi, t, W, beta, log_or_minus_inf(pi))
     Phi, t = check_data(Phi, t)
-    W = check_coef(W, Phi.shape[1])
-    return _log_densities(Phi, t, W, _check_beta(beta), log_pi(pi, W.shape[0]))
+    W = _check_coef(W, Phi.shape[1])
+    return _log_densities(Phi, t, W, _check_beta(beta, len(W)), log_pi(pi, W.shape[0]))
 
 
 def linear_component_log_densities(Phi, t, W, beta):
@@ -91,7 +124,8 @@ def linear_component_log_densities(Phi, t, W, beta):
         The log densities.
     """
     Phi, t = check_data(Phi, t)
-    return _log_densities(Phi, t, check_coef(W, Phi.shape[1]), _check_beta(beta))
+    W = _check_coef(W, Phi.shape[1])
+    return _log_densities(Phi, t, W, _check_beta(beta, len(W)))
 
 
 @implements("14.34")
@@ -171,8 +205,12 @@ def complete_data_log_likelihood_linear(Phi, t, Z, pi, W, beta):
     float
         Terms with z_nk = 0 contribute 0 even where π_k = 0.
     """
-    Z = as_float(Z, "Z")
+    return _complete_data(Phi, t, Z, pi, W, beta, "Z")
+
+
+def _complete_data(Phi, t, Z, pi, W, beta, name):
     log_joint = _log_joint(Phi, t, pi, W, beta)
+    Z = _check_gamma(Z, log_joint.shape, name)
     return float(np.sum(np.where(Z > 0, Z * log_joint, 0.0)))
 
 
@@ -271,7 +309,7 @@ def expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi, W, beta):
     float
         Q.
     """
-    return complete_data_log_likelihood_linear(Phi, t, gamma, pi, W, beta)
+    return _complete_data(Phi, t, gamma, pi, W, beta, "gamma")
 
 
 @implements("14.39")
@@ -299,9 +337,18 @@ def q_linear_weights(Phi, t, gamma, W, beta):
     float
         The W-dependent part of Q.
     """
+    return _q_weights(*_check_q(Phi, t, gamma, W, beta))
+
+
+def _check_q(Phi, t, gamma, W, beta):
     Phi, t = check_data(Phi, t)
-    resid = t[:, None] - Phi @ check_coef(W, Phi.shape[1]).T
-    return float(-0.5 * beta * np.sum(np.asarray(gamma) * resid**2))
+    W = _check_coef(W, Phi.shape[1])
+    return Phi, t, _check_gamma(gamma, (len(t), len(W))), W, _check_beta(beta)
+
+
+def _q_weights(Phi, t, gamma, W, beta):
+    resid = t[:, None] - Phi @ W.T
+    return float(-0.5 * beta * np.sum(gamma * resid**2))
 
 
 @implements("14.43")
@@ -328,8 +375,8 @@ def q_linear_precision(Phi, t, gamma, W, beta):
     float
         The (W, β)-dependent part of Q.
     """
-    gamma = as_float(gamma, "gamma")
-    return float(0.5 * np.log(beta) * gamma.sum()) + q_linear_weights(Phi, t, gamma, W, beta)
+    Phi, t, gamma, W, beta = _check_q(Phi, t, gamma, W, beta)
+    return float(0.5 * np.log(beta) * gamma.sum()) + _q_weights(Phi, t, gamma, W, beta)
 
 
 def _normal_equations(Phi, t, R):
@@ -390,7 +437,18 @@ def solve_normal_equations(A, b):
     -------
     ndarray of shape (n_components, n_basis)
         The solutions w_k, one per row.
+
+    Raises
+    ------
+    ValueError
+        If A or b is not finite or their shapes disagree.
     """
+    axes = Axes()
+    A = axes.array(A, "A", ("n_components", "n_basis", "n_basis"), allow_empty=True)
+    return _solve(A, axes.array(b, "b", ("n_components", "n_basis"), allow_empty=True))
+
+
+def _solve(A, b):
     diagonal = np.einsum("kmm->km", A)
     d = 1.0 / np.sqrt(np.where(diagonal > 0, diagonal, 1.0))
     A_scaled, b_scaled = A * d[:, :, None] * d[:, None, :], b * d
@@ -406,7 +464,7 @@ def solve_normal_equations(A, b):
 
 
 def _least_squares(Phi, t, R, W_old, total_weight):
-    W = solve_normal_equations(*_normal_equations(Phi, t, R))
+    W = _solve(*_normal_equations(Phi, t, R))
     dead = R.sum(axis=0) <= DEAD_FRACTION * total_weight
     if np.any(dead):
         W[dead] = 0.0 if W_old is None else as_float(W_old, "W_old")[dead]
@@ -433,7 +491,7 @@ def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     t : array-like of shape (n_samples,)
         The targets.
     gamma : array-like of shape (n_samples, n_components)
-        The responsibilities.
+        The responsibilities, each row summing to one (refused otherwise).
     W_old : array-like of shape (n_components, n_basis), default=None
         The previous weights, kept by components that have lost every point.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -446,7 +504,7 @@ def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     """
     Phi, t = check_data(Phi, t)
     sample_weight = check_weights(sample_weight, len(t))
-    R = weigh(check_responsibilities(gamma, len(t)), sample_weight)
+    R = weigh(_check_posteriors(gamma, len(t)), sample_weight)
     total = len(t) if sample_weight is None else sample_weight.sum()
     return _least_squares(Phi, t, R, W_old, total)
 
@@ -484,7 +542,7 @@ def noise_precision(Phi, t, gamma, W, *, sample_weight=None, floor=None):
         β, a *precision* (inverse variance), not a variance or a standard deviation.
     """
     Phi, t = check_data(Phi, t)
-    W = check_coef(W, Phi.shape[1])
+    W = _check_coef(W, Phi.shape[1])
     sample_weight = check_weights(sample_weight, len(t))
     R = weigh(check_responsibilities(gamma, len(t), W.shape[0]), sample_weight)
     total = len(t) if sample_weight is None else sample_weight.sum()
@@ -508,7 +566,7 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, 
     t : array-like of shape (n_samples,)
         The targets.
     gamma : array-like of shape (n_samples, n_components)
-        The responsibilities of the E-step (14.37).
+        The responsibilities of the E-step (14.37); each row must sum to one.
     W_old : array-like of shape (n_components, n_basis), default=None
         The previous weights, kept by components that have lost every point.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -531,7 +589,7 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, 
     if check_input:
         Phi, t = check_data(Phi, t)
         sample_weight = check_weights(sample_weight, len(t))
-        gamma = check_responsibilities(gamma, len(t))
+        gamma = _check_posteriors(gamma, len(t))
     R = weigh(gamma, sample_weight)
     total = float(len(t) if sample_weight is None else sample_weight.sum())
     W = _least_squares(Phi, t, R, W_old, total)
