@@ -31,8 +31,11 @@ from ._tree_boosting import (
     leaf_sums,
     weighted_least_squares_tree,
 )
-from ._validation import as_float, binary_targets, check_sample_weight
+from ._validation import as_float, binary_targets, check_number, check_sample_weight
 from .boosting import normalise_log_weights
+
+#: the smallest clip of RealAdaBoostClassifier: below it 1 − c rounds to 1 (an infinite leaf)
+_EPS = float(np.finfo(float).eps)
 
 __all__ = [
     "half_log_odds_leaf_values",
@@ -50,7 +53,7 @@ def half_log_odds_leaf_values(w_pos, w_neg, proba_clip=0.0):
 
     W_τ^± is the total weight of the points of class ±1 in leaf τ; p_τ is clipped to
     [``proba_clip``, 1 − ``proba_clip``] first, so that a pure leaf gets a finite value
-    ±½ ln{(1 − c)/c} instead of ±∞.
+    ±½ ln{(1 − c)/c} instead of ±∞ (for c >= 2.2e-16: a smaller c rounds 1 − c to 1).
 
     Parameters
     ----------
@@ -63,9 +66,15 @@ def half_log_odds_leaf_values(w_pos, w_neg, proba_clip=0.0):
     -------
     ndarray of shape (n_leaves,)
         The leaf values f_τ.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if the weights are not finite, of different shapes, negative or
+        with a zero sum in a leaf, or if ``proba_clip`` is outside [0, 0.5).
     """
-    w_pos = as_float(w_pos, "w_pos", allow_inf=True)
-    w_neg = as_float(w_neg, "w_neg", allow_inf=True)
+    w_pos = as_float(w_pos, "w_pos")
+    w_neg = as_float(w_neg, "w_neg")
     if w_pos.shape != w_neg.shape:
         raise ValueError(
             f"w_pos and w_neg must have one shape, got {w_pos.shape} and {w_neg.shape}"
@@ -73,8 +82,7 @@ def half_log_odds_leaf_values(w_pos, w_neg, proba_clip=0.0):
     total = w_pos + w_neg
     if np.any(w_pos < 0) or np.any(w_neg < 0) or np.any(~(total > 0)):
         raise ValueError("w_pos and w_neg must be >= 0 with a positive sum in every leaf")
-    if not (0.0 <= proba_clip < 0.5):
-        raise ValueError(f"proba_clip must be in [0, 0.5), got {proba_clip!r}")
+    proba_clip = check_number(proba_clip, "proba_clip", low=0.0, high=0.5, closed="left")
     p = np.clip(w_pos / total, proba_clip, 1.0 - proba_clip)
     with np.errstate(divide="ignore"):
         return 0.5 * (np.log(p) - np.log1p(-p))
@@ -130,10 +138,18 @@ def exponential_loss_derivatives(t, w):
         First derivatives.
     h : ndarray of shape (n_samples,)
         Second derivatives (h_n = w_n, since t_n² = 1).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if t and w are not 1-D arrays of one length, a target is not −1 or
+        +1, or a weight is negative or not finite.
     """
-    t, w = as_float(t, "t", allow_inf=True), as_float(w, "w", allow_inf=True)
+    t, w = as_float(t, "t", allow_inf=True), as_float(w, "w", non_negative=True)
     if t.shape != w.shape or t.ndim != 1:
         raise ValueError(f"t and w must be 1-D arrays of one length, got {t.shape} and {w.shape}")
+    if np.any(np.abs(t) != 1):
+        raise ValueError("t must hold targets in {-1, +1}")
     return -w * t, w * t**2
 
 
@@ -159,6 +175,11 @@ def gentle_newton_step(t, w, leaf=None, n_leaves=None):
     -------
     float or ndarray of shape (n_leaves,)
         The Newton step (nan for ids that no sample of positive weight reaches).
+
+    Raises
+    ------
+    ValueError
+        As :func:`exponential_loss_derivatives`, and if the weights sum to zero (``leaf=None``).
     """
     g, h = exponential_loss_derivatives(t, w)
     if leaf is None:
@@ -214,9 +235,7 @@ class _ExponentialBooster(TreeBoosterMixin):
             values[leaves] = self._leaf_values(t, w, leaf, tree.node_count)[leaves]
             tree.value = values[:, None]
             trees.append(tree)
-            log_w = exponential_reweight(log_w, t, values[leaf])  # (B.5)
-            if not np.any(log_w > -np.inf):  # every point in a leaf of value ±∞: nothing left
-                break
+            log_w = exponential_reweight(log_w, t, values[leaf])  # (B.5), finite leaf values
             w, log_w = normalise_log_weights(log_w)
         self.estimators_ = trees
         return self
@@ -247,9 +266,10 @@ class RealAdaBoostClassifier(_ExponentialBooster):
         The fewest samples in a leaf.
     max_features : int or None, default=None
         Features drawn at random at every node (None: all).
-    proba_clip : float in [0, 0.5), default=1e-3
+    proba_clip : float in [2.2e-16, 0.5), default=1e-3
         The clip c of the leaf proportions; a pure leaf gets ±½ ln{(1 − c)/c} (≈ ±3.45 for
-        the default). With 0, a pure leaf gets ±∞ and its points weight 0.
+        the default). It must be at least the machine epsilon, so that 1 − c < 1: unclipped,
+        a pure leaf would get ±∞ (see Notes).
     random_state : int, RandomState or None, default=None
         Draws the features when ``max_features`` is set.
 
@@ -264,15 +284,15 @@ class RealAdaBoostClassifier(_ExponentialBooster):
 
     Notes
     -----
-    With ``proba_clip=0`` the values of pure leaves are infinite (B.4) and the weights of
-    their points become 0; when every point has weight 0, boosting stops early (fewer trees
-    than ``n_estimators``), and a test point that meets +∞ and −∞ leaves gets F = nan. The
-    default clip avoids all of this.
+    (B.4) has no finite value for a pure leaf (p_τ = 0 or 1: the leaf's error W⁺e^{−c} or
+    W⁻e^{c} has no minimiser), so ``proba_clip=0`` is refused: its leaves would be ±∞, the
+    weights of their points 0, and a test point meeting a +∞ and a −∞ leaf would get
+    F = ∞ − ∞. :func:`half_log_odds_leaf_values` shows the unclipped values.
     """
 
     _parameter_constraints = {
         **TreeBoosterMixin._parameter_constraints,
-        "proba_clip": [Interval(Real, 0.0, 0.5, closed="left")],
+        "proba_clip": [Interval(Real, _EPS, 0.5, closed="left")],
     }
 
     def __init__(

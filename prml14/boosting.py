@@ -34,8 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
-from ._validation import as_float, check_array
-from .losses import exponential_loss
+from ._validation import as_float, check_array, check_number
 
 __all__ = [
     "weighted_misclassification",
@@ -76,6 +75,31 @@ def _per_sample(**arrays):
     return out
 
 
+def _mistakes(w, miss, *, log=False):
+    """Per-sample weights (non-negative unless ``log``: then ln w) and indicators I_n ∈ {0, 1}."""
+    w, miss = _per_sample(w=w, miss=miss)
+    if not log and np.any(w < 0):
+        raise ValueError("the weights w must be non-negative")
+    if np.any((miss != 0) & (miss != 1)):
+        raise ValueError("miss must hold the indicators I_n ∈ {0, 1} (booleans)")
+    return w, miss
+
+
+def _check_alpha(alpha):
+    """α_m: a finite real number."""
+    alpha = check_number(alpha, "alpha")
+    if not np.isfinite(alpha):
+        raise ValueError(f"alpha must be finite, got {alpha!r}")
+    return alpha
+
+
+def _finite(out, message):
+    """``out`` if every entry is finite; else a ValueError (an exponential overflowed)."""
+    if not np.all(np.isfinite(out)):
+        raise ValueError(message)
+    return out
+
+
 def _per_member(predictions, alphas):
     """Finite member outputs (n_samples, n_members) and one finite weight per member."""
     Y = check_array(predictions, ensure_2d=False, dtype=np.float64, input_name="predictions")
@@ -106,10 +130,14 @@ def weighted_misclassification(w, miss):
     -------
     float
         J_m, the total weight of the misclassified points.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if w and miss are not finite 1-D arrays of one length, w has a
+        negative entry, or miss an entry other than 0 and 1.
     """
-    w, miss = _per_sample(w=w, miss=miss)
-    if np.any(w < 0):
-        raise ValueError("the weights w must be non-negative")
+    w, miss = _mistakes(w, miss)
     # an elementwise product, not np.dot: BLAS threads are slower than this O(N) sum
     return float(np.sum(w * miss))
 
@@ -129,34 +157,48 @@ def weighted_error(w, miss):
     -------
     float
         ε_m, the weighted fraction of misclassified points.
+
+    Raises
+    ------
+    ValueError
+        As :func:`weighted_misclassification`, and if the weights sum to zero.
     """
+    w, miss = _mistakes(w, miss)
     total = float(np.sum(w))
     if not total > 0:
         raise ValueError(f"the weights w must have a positive sum, got {total}")
-    return weighted_misclassification(w, miss) / total
+    return float(np.sum(w * miss)) / total
 
 
 @implements("14.17")
 def classifier_weight(eps):
     """α_m = ln{(1 − ε_m)/ε_m}, the weight of the m-th classifier in the committee (14.17).
 
-    Positive for ε_m < ½, zero at ½, +inf at ε_m = 0.
+    Positive for ε_m < ½, zero at ½; it grows without bound as ε_m → 0.
 
     Parameters
     ----------
     eps : float or array-like
-        Weighted error(s) in [0, 1].
+        Weighted error(s) in (0, 1).
 
     Returns
     -------
     float or ndarray
         α_m for each ε_m.
+
+    Raises
+    ------
+    ValueError
+        If an ε_m is outside (0, 1): α_m is +inf for a perfect learner (ε_m = 0, where
+        AdaBoost stops) and −inf at ε_m = 1.
     """
     eps = as_float(eps, "eps")
-    if np.any(~((eps >= 0) & (eps <= 1))):
-        raise ValueError("eps must be a weighted error rate in [0, 1]")
-    with np.errstate(divide="ignore"):
-        alpha = np.log1p(-eps) - np.log(eps)
+    if np.any(~((eps > 0) & (eps < 1))):
+        raise ValueError(
+            "eps must be a weighted error rate in (0, 1): α = ln((1 − ε)/ε) is +inf at ε = 0 "
+            "(a perfect learner, where AdaBoost stops) and −inf at ε = 1"
+        )
+    alpha = np.log1p(-eps) - np.log(eps)
     return alpha[()] if alpha.ndim == 0 else alpha
 
 
@@ -180,10 +222,22 @@ def update_weights(w, alpha, miss, *, log=False):
     -------
     ndarray of shape (n_samples,)
         w^{(m+1)} (or its logarithm), not normalised.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if w (negative unless ``log``) or miss is invalid as in
+        :func:`weighted_misclassification`, α_m is not finite, or w exp(α_m) overflows (then
+        use ``log=True``).
     """
-    w, miss = _per_sample(w=w, miss=miss)
+    alpha = _check_alpha(alpha)
+    w, miss = _mistakes(w, miss, log=log)
     step = alpha * miss
-    return w + step if log else w * np.exp(step)
+    if log:
+        return w + step
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = w * np.exp(step)
+    return _finite(out, f"w exp(alpha I_n) overflows for alpha = {alpha:.4g}: use log=True")
 
 
 def normalise_log_weights(log_w):
@@ -200,8 +254,19 @@ def normalise_log_weights(log_w):
         exp(log_w) / Σ exp(log_w).
     log_w : ndarray
         ln of that, finite wherever the input was.
+
+    Raises
+    ------
+    ValueError
+        If log_w is empty, holds NaN or +inf, or no entry is finite (every weight zero).
     """
-    log_w = log_w - np.max(log_w)
+    log_w = as_float(log_w, "log_w", allow_inf=True)
+    top = np.max(log_w) if log_w.size else -np.inf
+    if top == np.inf or top == -np.inf:
+        raise ValueError(
+            "log_w must be non-empty, below +inf and finite for at least one n (a weight > 0)"
+        )
+    log_w = log_w - top
     w = np.exp(log_w)
     total = w.sum()
     return w / total, log_w - np.log(total)
@@ -245,9 +310,17 @@ def exponential_error(t, f):
     -------
     float
         E.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if t and f are not finite 1-D arrays of one length, or if E
+        overflows (a margin t_n f(x_n) below about −709: rescale f).
     """
     t, f = _per_sample(t=t, f=f)
-    return float(np.sum(exponential_loss(t * f)))
+    with np.errstate(over="ignore"):
+        E = np.sum(np.exp(-(t * f)))
+    return float(_finite(E, "the exponential error overflows: a margin t f is below -709"))
 
 
 @implements("14.21")
@@ -285,9 +358,17 @@ def exponential_error_weights(t, f_prev):
     -------
     ndarray of shape (n_samples,)
         w_n^{(m)}.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if t and f_prev are not finite 1-D arrays of one length, or if a
+        weight overflows (a margin t_n f_prev(x_n) below about −709: rescale f_prev).
     """
     t, f_prev = _per_sample(t=t, f_prev=f_prev)
-    return exponential_loss(t * f_prev)
+    with np.errstate(over="ignore"):
+        w = np.exp(-(t * f_prev))
+    return _finite(w, "the weights overflow: a margin t f_prev is below -709")
 
 
 @implements("14.22")
@@ -309,10 +390,20 @@ def exponential_error_of_alpha(alpha, w, t, y):
     -------
     float or ndarray
         E(α_m), of the shape of ``alpha``.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if α_m is not finite, w, t and y are not finite 1-D arrays of one
+        length, w has a negative entry, or E overflows (−½ α_m t_n y_n above about 709).
     """
     alpha = as_float(alpha, "alpha")
     w, t, y = _per_sample(w=w, t=t, y=y)
-    out = np.sum(np.exp(-0.5 * alpha[..., None] * (t * y)) * w, axis=-1)
+    if np.any(w < 0):
+        raise ValueError("the weights w must be non-negative")
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.sum(np.exp(-0.5 * alpha[..., None] * (t * y)) * w, axis=-1)
+    _finite(out, "E(alpha) overflows: -alpha t y / 2 is above 709 for some n")
     return out[()] if out.ndim == 0 else out
 
 
@@ -333,10 +424,19 @@ def exponential_error_split(alpha, w, miss):
     -------
     float or ndarray
         E(α_m), of the shape of ``alpha``.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if α_m is not finite, w or miss is invalid as in
+        :func:`weighted_misclassification`, or E overflows (abs(α_m) above about 1400).
     """
     alpha = as_float(alpha, "alpha")
-    J = weighted_misclassification(w, miss)
-    out = (np.exp(alpha / 2) - np.exp(-alpha / 2)) * J + np.exp(-alpha / 2) * float(np.sum(w))
+    w, miss = _mistakes(w, miss)
+    J = float(np.sum(w * miss))
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = (np.exp(alpha / 2) - np.exp(-alpha / 2)) * J + np.exp(-alpha / 2) * float(np.sum(w))
+    _finite(out, "E(alpha) overflows: abs(alpha) / 2 is above 709")
     return out[()] if out.ndim == 0 else out
 
 
@@ -359,9 +459,20 @@ def exponential_weight_update(w, alpha, t, y):
     -------
     ndarray of shape (n_samples,)
         w_n^{(m+1)}, not normalised.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if α_m is not finite, w, t and y are not finite 1-D arrays of one
+        length, w has a negative entry, or a weight overflows.
     """
+    alpha = _check_alpha(alpha)
     w, t, y = _per_sample(w=w, t=t, y=y)
-    return w * np.exp(-0.5 * alpha * t * y)
+    if np.any(w < 0):
+        raise ValueError("the weights w must be non-negative")
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = w * np.exp(-0.5 * alpha * t * y)
+    return _finite(out, "the weights overflow: -alpha t y / 2 is above 709 for some n")
 
 
 @implements("14.25")
@@ -400,7 +511,13 @@ def exponential_weight_update_from_mistakes(w, alpha, miss):
     -------
     ndarray of shape (n_samples,)
         w_n^{(m+1)}, not normalised.
+
+    Raises
+    ------
+    ValueError
+        As :func:`update_weights`.
     """
+    alpha = _check_alpha(alpha)
     return np.exp(-alpha / 2) * update_weights(w, alpha, miss)
 
 

@@ -36,7 +36,7 @@ from scipy.optimize import minimize_scalar
 
 from ._equations import implements
 from ._numerics import expit, log_expit, logsumexp_last
-from ._validation import as_float
+from ._validation import Axes, as_float, check_number
 from .losses import huber_loss, huber_loss_gradient
 
 __all__ = [
@@ -55,6 +55,14 @@ _TINY = 1e-150
 def _leaf_sums(values, leaf, n_nodes, w):
     """Σ_{n in leaf j} w_n values_n for every node id j."""
     return np.bincount(leaf, weights=w * values, minlength=n_nodes)
+
+
+def _check_ids(ids, name, n_ids, axes, axis="n_samples"):
+    """Integer ids in 0, ..., n_ids − 1, one per sample, as intp (ValueError naming ``name``)."""
+    ids = axes.array(ids, name, (axis,))
+    if np.any((ids != np.floor(ids)) | (ids < 0) | (ids >= n_ids)):
+        raise ValueError(f"{name} must hold integer ids in 0, ..., {n_ids - 1}")
+    return ids.astype(np.intp)
 
 
 def _safe_ratio(num, den):
@@ -84,9 +92,25 @@ def weighted_quantile(values, weights, q, groups=None, n_groups=1):
     -------
     ndarray of shape (n_groups,)
         The quantile of every group.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: ``values`` with NaN, ``weights`` negative or not finite, arrays of
+        different lengths or empty, ``q`` outside (0, 1], group ids outside 0, ..., n_groups − 1.
     """
-    values = as_float(values, "values", allow_inf=True)
-    weights = as_float(weights, "weights", allow_inf=True)
+    axes = Axes()
+    values = axes.array(values, "values", ("n",), allow_inf=True)
+    weights = axes.array(weights, "weights", ("n",), non_negative=True)
+    q = check_number(q, "q", low=0.0, high=1.0, closed="right")
+    n_groups = check_number(n_groups, "n_groups", low=1, integer=True)
+    if groups is not None:
+        groups = _check_ids(groups, "groups", n_groups, axes, "n")
+    return _weighted_quantile(values, weights, q, groups, n_groups)
+
+
+def _weighted_quantile(values, weights, q, groups=None, n_groups=1):
+    """:func:`weighted_quantile` without the checks (float arrays, for the losses)."""
     if groups is None:
         groups = np.zeros(values.size, dtype=np.intp)
     order = np.lexsort((values, groups))
@@ -119,8 +143,23 @@ def huber_delta(residuals, sample_weight, alpha):
     -------
     float
         δ.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: ``residuals`` with NaN, ``sample_weight`` negative or not finite,
+        arrays of different lengths or empty, ``alpha`` outside (0, 1).
     """
-    return float(weighted_quantile(np.abs(residuals), sample_weight, alpha)[0])
+    axes = Axes()
+    residuals = axes.array(residuals, "residuals", ("n_samples",), allow_inf=True)
+    w = axes.array(sample_weight, "sample_weight", ("n_samples",), non_negative=True)
+    alpha = check_number(alpha, "alpha", low=0.0, high=1.0, closed="neither")
+    return _huber_delta(residuals, w, alpha)
+
+
+def _huber_delta(residuals, sample_weight, alpha):
+    """:func:`huber_delta` without the checks."""
+    return float(_weighted_quantile(np.abs(residuals), sample_weight, alpha)[0])
 
 
 class _Loss:
@@ -208,7 +247,7 @@ class _AbsoluteErrorLoss(_Loss):
 
     def init_raw(self, t, sample_weight):
         """The weighted median of t."""
-        return weighted_quantile(t, sample_weight, 0.5)
+        return _weighted_quantile(t, sample_weight, 0.5)
 
     def gradient(self, t, F, sample_weight):
         """−sign(t − f)."""
@@ -216,7 +255,7 @@ class _AbsoluteErrorLoss(_Loss):
 
     def leaf_values(self, t, F, leaf, n_nodes, sample_weight, k=0):
         """The weighted median of t − f in each leaf."""
-        return weighted_quantile(t - F[:, 0], sample_weight, 0.5, leaf, n_nodes)
+        return _weighted_quantile(t - F[:, 0], sample_weight, 0.5, leaf, n_nodes)
 
 
 class _HuberLoss(_Loss):
@@ -238,24 +277,24 @@ class _HuberLoss(_Loss):
         """Huber's loss of every sample (δ from the residuals when not given)."""
         r = t - F[:, 0]
         if delta is None:
-            delta = huber_delta(r, np.ones_like(r), self.alpha)
+            delta = _huber_delta(r, np.ones_like(r), self.alpha)
         return huber_loss(r, max(delta, _TINY))
 
     def init_raw(self, t, sample_weight):
         """The weighted median of t."""
-        return weighted_quantile(t, sample_weight, 0.5)
+        return _weighted_quantile(t, sample_weight, 0.5)
 
     def gradient(self, t, F, sample_weight):
         """−clip(t − f, −δ, δ), δ the weighted α-quantile of abs(t − f)."""
         r = t - F[:, 0]
-        delta = max(huber_delta(r, sample_weight, self.alpha), _TINY)
+        delta = max(_huber_delta(r, sample_weight, self.alpha), _TINY)
         return -huber_loss_gradient(r, delta)[:, None]
 
     def leaf_values(self, t, F, leaf, n_nodes, sample_weight, k=0):
         """Median m_j of t − f in leaf j plus the mean of clip(t − f − m_j, −δ, δ)."""
         r = t - F[:, 0]
-        delta = max(huber_delta(r, sample_weight, self.alpha), _TINY)
-        med = weighted_quantile(r, sample_weight, 0.5, leaf, n_nodes)
+        delta = max(_huber_delta(r, sample_weight, self.alpha), _TINY)
+        med = _weighted_quantile(r, sample_weight, 0.5, leaf, n_nodes)
         step = _leaf_sums(np.clip(r - med[leaf], -delta, delta), leaf, n_nodes, sample_weight)
         return med + _safe_ratio(step, np.bincount(leaf, sample_weight, minlength=n_nodes))
 
@@ -418,9 +457,25 @@ def make_loss(name, *, n_classes=2, alpha=0.9):
     raise ValueError(f"unknown loss {name!r}")
 
 
-def _as_2d(F):
+def _check_loss_call(loss, t, F, sample_weight, *, one_output=False, magnitude=None):
+    """t, F as (n_samples, n_outputs) (1-D if ``one_output``) and the weights, checked."""
+    n_outputs = getattr(loss, "n_outputs", None)
+    if n_outputs is None:
+        raise TypeError(f"loss must be a loss object of make_loss, got {loss!r}")
+    axes = Axes(n_outputs=n_outputs)
+    t = axes.array(t, "t", ("n_samples",), allow_inf=True, max_magnitude=magnitude)
     F = as_float(F, "F", allow_inf=True)
-    return F[:, None] if F.ndim == 1 else F
+    if one_output or F.ndim != 2:
+        F = axes.array(F, "F", ("n_samples",), allow_inf=True, max_magnitude=magnitude)[:, None]
+    else:
+        F = axes.array(F, "F", ("n_samples", "n_outputs"), allow_inf=True)
+    if F.shape[1] != n_outputs:  # a 1-D F for a loss with several outputs
+        raise ValueError(f"F must have shape (n_samples, {n_outputs}) for loss {loss.name!r}")
+    if sample_weight is None:
+        w = np.ones(t.size)
+    else:
+        w = axes.array(sample_weight, "sample_weight", ("n_samples",), non_negative=True)
+    return t, F, w
 
 
 @implements("B.14")
@@ -442,14 +497,15 @@ def pseudo_residuals(loss, t, F, sample_weight=None):
     -------
     ndarray of shape (n_samples, n_outputs)
         The negative gradient.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if t, F or sample_weight is empty, of another length than t or of
+        the wrong shape, holds NaN, or if a weight is negative or infinite.
     """
-    t = as_float(t, "t", allow_inf=True)
-    w = (
-        np.ones(t.size)
-        if sample_weight is None
-        else as_float(sample_weight, "sample_weight", allow_inf=True)
-    )
-    return -loss.gradient(t, _as_2d(F), w)
+    t, F, w = _check_loss_call(loss, t, F, sample_weight)
+    return -loss.gradient(t, F, w)
 
 
 @implements("B.15")
@@ -473,17 +529,23 @@ def line_search(loss, t, F, h, sample_weight=None):
     -------
     float
         ρ.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if t, F, h or sample_weight is empty, not 1-D or of another length
+        than t, t or F has entries beyond 1e150 in magnitude (the loss would overflow: rescale
+        them), h is not finite, or the weights are negative, infinite or all zero.
     """
-    t, F, h = (
-        as_float(t, "t", allow_inf=True),
-        as_float(F, "F", allow_inf=True),
-        as_float(h, "h", allow_inf=True),
-    )
-    w = (
-        np.ones(t.size)
-        if sample_weight is None
-        else as_float(sample_weight, "sample_weight", allow_inf=True)
-    )
+    t, F, w = _check_loss_call(loss, t, F, sample_weight, one_output=True, magnitude=1e150)
+    h = Axes(n_samples=t.size).array(h, "h", ("n_samples",))
+    if not w.sum() > 0:
+        raise ValueError("sample_weight must have a positive sum")
+    return _line_search(loss, t, F[:, 0], h, w)
+
+
+def _line_search(loss, t, F, h, w):
+    """:func:`line_search` on checked 1-D float arrays."""
 
     def objective(rho):
         return loss(t, (F + rho * h)[:, None], w)
@@ -518,11 +580,18 @@ def leaf_line_search(loss, t, F, leaf, n_nodes, sample_weight=None, k=0):
     -------
     ndarray of shape (n_nodes,)
         γ_j for every node id (0 for nodes without samples).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if t, F, leaf or sample_weight is empty, of another length than t
+        or of the wrong shape, holds NaN, if a leaf id is not an integer in 0, ..., n_nodes − 1,
+        if a weight is negative or infinite, or if k is not a score of the loss.
+    TypeError
+        If n_nodes or k is not an integer.
     """
-    t = as_float(t, "t", allow_inf=True)
-    w = (
-        np.ones(t.size)
-        if sample_weight is None
-        else as_float(sample_weight, "sample_weight", allow_inf=True)
-    )
-    return loss.leaf_values(t, _as_2d(F), np.asarray(leaf, dtype=np.intp), n_nodes, w, k)
+    t, F, w = _check_loss_call(loss, t, F, sample_weight)
+    n_nodes = check_number(n_nodes, "n_nodes", low=1, integer=True)
+    k = check_number(k, "k", low=0, high=F.shape[1] - 1, integer=True)
+    leaf = _check_ids(leaf, "leaf", n_nodes, Axes(n_samples=t.size))
+    return loss.leaf_values(t, F, leaf, n_nodes, w, k)

@@ -157,8 +157,14 @@ def logitboost_newton_step(z, w, leaf=None, n_leaves=None):
     -------
     float or ndarray of shape (n_leaves,)
         The step (nan for ids no sample of positive weight reaches).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if z and w are not 1-D arrays of one length, or a weight is
+        negative or not finite.
     """
-    z, w = as_float(z, "z", allow_inf=True), as_float(w, "w", allow_inf=True)
+    z, w = as_float(z, "z", allow_inf=True), as_float(w, "w", non_negative=True)
     if z.shape != w.shape or z.ndim != 1:
         raise ValueError(f"z and w must be 1-D arrays of one length, got {z.shape} and {w.shape}")
     if leaf is None:
@@ -185,8 +191,13 @@ def multiclass_logitboost_step(f):
     -------
     ndarray of shape (n_samples, n_classes)
         The update of F; every row sums to zero.
+
+    Raises
+    ------
+    ValueError
+        If f is not a finite (n_samples, n_classes) array with two classes or more.
     """
-    f = as_float(f, "f", allow_inf=True)
+    f = as_float(f, "f")
     if f.ndim != 2 or f.shape[1] < 2:
         raise ValueError(f"f must have shape (n_samples, n_classes >= 2), got {f.shape}")
     K = f.shape[1]

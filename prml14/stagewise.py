@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
-from ._validation import as_float
-from .boosting_losses import line_search
+from ._validation import Axes, as_float, check_magnitude, check_number
+from .boosting_losses import _check_loss_call, _line_search
 from .trees.pruning import pruning_costs
 
 __all__ = [
@@ -66,17 +66,19 @@ def stagewise_step(loss, t, F, candidates, sample_weight=None):
         The column of the chosen base learner.
     beta : float
         Its coefficient β_m.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, as :func:`~prml14.boosting_losses.line_search` does, and if
+        ``candidates`` is not a finite (n_samples, n_candidates) array with a column or more.
     """
-    t, F = as_float(t, "t", allow_inf=True), as_float(F, "F", allow_inf=True)
-    B = as_float(candidates, "candidates", allow_inf=True)
-    if B.ndim != 2 or B.shape[0] != t.size:
-        raise ValueError(f"candidates must have shape (n_samples, n_candidates), got {B.shape}")
-    w = (
-        np.ones(t.size)
-        if sample_weight is None
-        else as_float(sample_weight, "sample_weight", allow_inf=True)
-    )
-    betas = np.array([line_search(loss, t, F, B[:, j], w) for j in range(B.shape[1])])
+    t, F, w = _check_loss_call(loss, t, F, sample_weight, one_output=True, magnitude=1e150)
+    F = F[:, 0]
+    B = Axes(n_samples=t.size).array(candidates, "candidates", ("n_samples", "n_candidates"))
+    if not w.sum() > 0:
+        raise ValueError("sample_weight must have a positive sum")
+    betas = np.array([_line_search(loss, t, F, B[:, j], w) for j in range(B.shape[1])])
     losses = [loss(t, (F + b * B[:, j])[:, None], w) for j, b in enumerate(betas)]
     j = int(np.argmin(losses))
     return j, float(betas[j])
@@ -99,12 +101,25 @@ def stagewise_update(F, step, learning_rate=1.0):
     -------
     ndarray
         f_m at the points.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if ``step`` does not broadcast to the shape of ``F``, an array
+        holds NaN, or ``learning_rate`` is outside (0, 1].
     """
-    if not 0 < learning_rate <= 1:
-        raise ValueError(f"learning_rate must be in (0, 1], got {learning_rate!r}")
-    return as_float(F, "F", allow_inf=True) + learning_rate * as_float(
-        step, "step", allow_inf=True
-    )
+    learning_rate = check_number(learning_rate, "learning_rate", low=0.0, high=1.0, closed="right")
+    F, step = as_float(F, "F", allow_inf=True), as_float(step, "step", allow_inf=True)
+    try:
+        shape = np.broadcast_shapes(F.shape, step.shape)
+    except ValueError:
+        shape = None
+    if shape != F.shape:
+        raise ValueError(
+            f"step must broadcast to the shape of F, got step of shape {step.shape} and F of "
+            f"shape {F.shape}"
+        )
+    return F + learning_rate * step
 
 
 @implements("B.3")
@@ -151,9 +166,25 @@ def regularised_objective(loss_sum, leaf_values, reg_lambda=0.0, gamma=0.0):
     -------
     float
         The regularised objective.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if ``loss_sum`` is NaN, a leaf value is not finite or beyond 1e150
+        in magnitude (its square would overflow), or λ or γ is negative.
+    TypeError
+        If ``loss_sum``, λ or γ is not a real number, or ``leaf_values`` is not a list.
     """
+    loss_sum = check_number(loss_sum, "loss_sum")
+    reg_lambda = check_number(reg_lambda, "reg_lambda", low=0.0)
+    gamma = check_number(gamma, "gamma", low=0.0)
+    if isinstance(leaf_values, (str, bytes)) or not np.iterable(leaf_values):
+        raise TypeError(f"leaf_values must be a list of arrays, got {leaf_values!r}")
+    values = [as_float(v, "leaf_values") for v in leaf_values]
+    for v in values:
+        check_magnitude(v, "leaf_values")
     penalty = sum(
-        gamma * np.size(v) + 0.5 * reg_lambda * float(np.sum(np.square(v))) for v in leaf_values
+        gamma * np.size(v) + 0.5 * reg_lambda * float(np.sum(np.square(v))) for v in values
     )
     return float(loss_sum) + penalty
 
@@ -177,12 +208,19 @@ def second_order_objective(G, H, v, reg_lambda=0.0, gamma=0.0):
     -------
     float
         The objective (up to the constant Σ_n L(t_n, f_{m−1}(x_n))).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if G, H and v are not finite 1-D arrays of one non-zero length, H
+        has a negative entry, v one beyond 1e150 in magnitude, or λ or γ is negative.
     """
-    G, H, v = (
-        as_float(G, "G", allow_inf=True),
-        as_float(H, "H", allow_inf=True),
-        as_float(v, "v", allow_inf=True),
-    )
+    axes = Axes()
+    G = axes.array(G, "G", ("T",))
+    H = axes.array(H, "H", ("T",), non_negative=True)
+    v = axes.array(v, "v", ("T",), max_magnitude=1e150)
+    reg_lambda = check_number(reg_lambda, "reg_lambda", low=0.0)
+    gamma = check_number(gamma, "gamma", low=0.0)
     return float(np.sum(G * v + 0.5 * (H + reg_lambda) * v * v) + gamma * v.size)
 
 
@@ -205,7 +243,15 @@ def prune_by_gain(tree, gamma):
     -------
     prml14.trees.Tree
         The pruned tree (``tree`` itself when nothing is pruned).
+
+    Raises
+    ------
+    ValueError
+        If γ is negative or NaN.
+    TypeError
+        If γ is not a real number.
     """
+    gamma = check_number(gamma, "gamma", low=0.0)
     if gamma <= 0 or tree.node_count == 1:
         return tree
     cost = pruning_costs(tree)  # −½ G²/(H + λ) of every node

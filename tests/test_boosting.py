@@ -20,10 +20,12 @@ from prml14 import (
     exponential_weight_update,
     exponential_weight_update_from_mistakes,
     margin_from_mistakes,
+    samme_classifier_weight,
     update_weights,
     weighted_error,
     weighted_misclassification,
 )
+from prml14.boosting import normalise_log_weights
 from prml14.stumps import SortedColumns
 
 
@@ -57,10 +59,34 @@ def test_core_functions_against_hand_formulas():
 @pytest.mark.equation("14.17")
 def test_classifier_weight_edges_and_bad_input():
     assert classifier_weight(0.5) == 0.0
-    assert classifier_weight(0.0) == np.inf
     assert classifier_weight(0.1) == pytest.approx(np.log(9))
-    with pytest.raises(ValueError, match="eps must be a weighted error rate in"):
-        classifier_weight(1.5)
+    assert np.isfinite(classifier_weight(1e-300))
+    # α = ±inf at ε = 0 (a perfect learner) and ε = 1: refused, as is anything outside [0, 1]
+    for eps in (0.0, 1.0, 1.5, [0.2, 0.0]):
+        with pytest.raises(ValueError, match="eps must be a weighted error rate in"):
+            classifier_weight(eps)
+    with pytest.raises(ValueError, match="eps"):
+        samme_classifier_weight(0.0, 3)
+
+
+@pytest.mark.equation("14.18", "14.22", "14.24")
+def test_weight_updates_refuse_bad_alpha_and_overflow():
+    w, miss = np.ones(3), np.array([True, False, False])
+    for alpha in (np.nan, np.inf, "bogus"):
+        with pytest.raises((ValueError, TypeError), match="alpha"):
+            update_weights(w, alpha, miss)
+    # exp(1e3) overflows: refused with the advice to work with logarithms, which stay finite
+    with pytest.raises(ValueError, match="log=True"):
+        update_weights(w, 1e3, miss)
+    np.testing.assert_array_equal(update_weights(np.zeros(3), 1e3, miss, log=True), [1e3, 0, 0])
+    with pytest.raises(ValueError, match="miss must hold the indicators"):
+        update_weights(w, 0.5, [2.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="the weights w must be non-negative"):
+        exponential_weight_update([-1.0, 1.0], 0.5, [1.0, -1.0], [1.0, 1.0])
+    with pytest.raises(ValueError, match="exponential error overflows"):
+        exponential_error([1.0, -1.0], [1.0, 1e3])
+    with pytest.raises(ValueError, match="log_w"):
+        normalise_log_weights(np.array([-np.inf, -np.inf]))
 
 
 def test_core_functions_name_the_argument_instead_of_broadcasting():

@@ -191,6 +191,10 @@ def test_bad_input_is_rejected():
         multiclass_logitboost_step(np.ones(3))
     with pytest.raises(ValueError, match="z and w"):
         logitboost_newton_step([1.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="w must not contain"):
+        logitboost_newton_step([1.0, -1.0], [1.0, np.inf])
+    with pytest.raises(ValueError, match="f must not contain"):
+        multiclass_logitboost_step(np.array([[1.0, np.inf], [0.0, 1.0]]))
 
 
 SAMPLE_WEIGHT_XFAIL = "sample_weight is not equivalent to removing/repeating samples."

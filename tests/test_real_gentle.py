@@ -36,7 +36,7 @@ def test_real_leaf_values_are_half_log_odds_of_weighted_proportions_by_brute_for
     X, y = _hastie(300, 0)
     s = np.random.default_rng(0).uniform(0.5, 2.0, size=300)
     model = RealAdaBoostClassifier(
-        n_estimators=4, max_depth=2, min_samples_leaf=40, proba_clip=0.0
+        n_estimators=4, max_depth=2, min_samples_leaf=40, proba_clip=1e-12
     ).fit(X, y, sample_weight=s)
     F = np.zeros(300)
     for tree in model.estimators_:
@@ -218,10 +218,34 @@ def test_sklearn_compatible(estimator, check):
 
 
 @pytest.mark.equation("B.4", "B.5")
-def test_unclipped_pure_leaves_zero_every_weight_and_stop_boosting():
+def test_unclipped_pure_leaves_are_infinite_so_the_estimator_needs_a_clip():
+    # (B.4) unclipped: a pure leaf has no finite value
+    np.testing.assert_array_equal(
+        half_log_odds_leaf_values([1.0, 0.0], [0.0, 2.0]), [np.inf, -np.inf]
+    )
     X, y = _hastie(100, 9)
     X[:, 0] = np.where(y > 0, 1.0, -1.0)
-    with np.errstate(all="ignore"):
-        model = RealAdaBoostClassifier(n_estimators=5, proba_clip=0.0).fit(X, y)
-    assert len(model.estimators_) == 1
+    with pytest.raises(ValueError, match="proba_clip"):
+        RealAdaBoostClassifier(n_estimators=5, proba_clip=0.0).fit(X, y)
+    # nor a clip so small that 1 − c rounds to 1
+    with pytest.raises(ValueError, match="proba_clip"):
+        RealAdaBoostClassifier(n_estimators=5, proba_clip=1e-300).fit(X, y)
+    # the smallest clip accepted gives finite leaves, finite weights and every round
+    eps = np.finfo(float).eps
+    model = RealAdaBoostClassifier(n_estimators=5, proba_clip=eps).fit(X, y)
+    assert len(model.estimators_) == 5
+    assert np.all(np.isfinite(model.decision_function(X)))
+    assert np.all(np.isfinite(model.predict_proba(X)))
     np.testing.assert_array_equal(model.predict(X), y)
+
+
+@pytest.mark.equation("B.6", "B.7")
+def test_core_functions_refuse_bad_targets_and_weights():
+    with pytest.raises(ValueError, match="t must hold targets"):
+        exponential_loss_derivatives([1.0, 1e300], [1.0, 1.0])
+    with pytest.raises(ValueError, match="w must be non-negative"):
+        exponential_loss_derivatives([1.0, -1.0], [1.0, -1.0])
+    with pytest.raises(ValueError, match="w must not contain"):
+        gentle_newton_step([1.0, -1.0], [1.0, np.inf])
+    with pytest.raises(ValueError, match="w_pos must not contain"):
+        half_log_odds_leaf_values([np.inf], [1.0])
