@@ -34,15 +34,15 @@ import numpy as np
 
 from ._equations import implements
 from ._numerics import DEAD_FRACTION, log_softmax, normalise_log
-from ._validation import as_float
-from .conditional_mixture import conditional_mixture_density, log_conditional_mixture_density
+from ._validation import Axes, as_float, check_number
+from .conditional_mixture import _log_mixture_density, _mixture_density
 from .irls import weighted_logistic_irls, weighted_softmax_irls
 from .mixtures import (
-    linear_component_log_densities,
     logistic_component_log_probs,
     solve_normal_equations,
     weighted_normal_equations,
 )
+from .mixtures.linear import _log_densities
 
 __all__ = [
     "mixture_of_experts_density",
@@ -58,6 +58,69 @@ __all__ = [
     "hierarchical_gates_m_step",
 ]
 
+_MAX_START = 1e150  # larger starting weights (W, V) overflow in the Newton steps' objectives
+
+# ------------------------------------------------------------------------- argument checks
+
+
+def _check_gate_coefs(gate_coefs, n_basis):
+    """A tree's gates as float arrays (level d: (n_nodes_d, n_basis, B_d)), and its leaves."""
+    checked, n_nodes = [], 1
+    for level, V in enumerate(gate_coefs):
+        V = as_float(V, f"gate_coefs[{level}]")
+        if V.ndim != 3 or V.shape[:2] != (n_nodes, n_basis) or V.shape[2] == 0:
+            raise ValueError(
+                f"gate_coefs[{level}] must have shape (n_nodes, n_basis, branching) = "
+                f"({n_nodes}, {n_basis}, B), got {V.shape}"
+            )
+        checked.append(V)
+        n_nodes *= V.shape[2]
+    return checked, n_nodes
+
+
+def _check_precisions(beta, axes):
+    """Noise precisions: one positive finite β_k per expert (a single value is shared)."""
+    beta = as_float(beta, "beta")
+    if beta.size == 1 and beta.ndim <= 1:
+        beta = np.full(axes.sizes["n_experts"], float(beta.item()))
+    beta = axes.array(beta, "beta", ("n_experts",))
+    if not np.all(beta > 0):
+        raise ValueError(f"beta (the noise precisions) must be positive, got {beta}")
+    return beta
+
+
+def _check_start(W, name):
+    """Refuse starting weights whose squares overflow in the Newton steps' objective."""
+    largest = float(np.max(np.abs(W)))
+    if largest > _MAX_START:
+        raise ValueError(
+            f"{name} has weights of magnitude up to {largest:.3g}: beyond {_MAX_START:.0e} "
+            f"the Newton steps overflow; start from smaller {name} (zeros are a safe start)"
+        )
+
+
+def _check_sample_weight(sample_weight, axes):
+    if sample_weight is None:
+        return None
+    return axes.array(sample_weight, "sample_weight", ("n_samples",), non_negative=True)
+
+
+def _weighted(gamma, sample_weight, axes):
+    """γ_nk s_n and the total sample weight Σ_n s_n (N with unit weights)."""
+    s = _check_sample_weight(sample_weight, axes)
+    return (gamma, float(gamma.shape[0])) if s is None else (gamma * s[:, None], float(s.sum()))
+
+
+def _check_experts(Phi, t, gamma, W, sample_weight, l2):
+    """The arguments of the experts' M-steps: (Phi, t, r_nk = s_n γ_nk, Σ_n s_n, W, axes)."""
+    axes = Axes()
+    Phi = axes.array(Phi, "Phi", ("n_samples", "n_basis"))
+    t = axes.array(t, "t", ("n_samples",))
+    gamma = axes.array(gamma, "gamma", ("n_samples", "n_experts"), non_negative=True)
+    W = axes.array(W, "W", ("n_experts", "n_basis"))
+    check_number(l2, "l2", low=0.0)
+    return (Phi, t, *_weighted(gamma, sample_weight, axes), W, axes)
+
 
 # ------------------------------------------------------------------------- the model (14.53)
 
@@ -72,14 +135,21 @@ def mixture_of_experts_density(gates, expert_densities):
         Gating probabilities π_k(x): non-negative, summing to one over the last axis.
     expert_densities : array-like of shape (..., n_experts)
         p_k(t | x) at the same (x, t) pairs (densities for regression, probabilities of the
-        observed class for classification).
+        observed class for classification): finite, non-negative. The leading axes broadcast
+        against those of ``gates``; the last axis is the same.
 
     Returns
     -------
     ndarray of shape (...)
         p(t | x) at each pair.
+
+    Raises
+    ------
+    ValueError
+        If the gates are not on the simplex, a density is negative or infinite, or the shapes
+        disagree.
     """
-    return conditional_mixture_density(gates, expert_densities)
+    return _mixture_density(gates, expert_densities, ("gates", "expert_densities"))
 
 
 @implements("14.53")
@@ -91,14 +161,22 @@ def log_mixture_of_experts_density(log_gates, log_expert_densities):
     log_gates : array-like of shape (..., n_experts)
         ln π_k(x).
     log_expert_densities : array-like of shape (..., n_experts)
-        ln p_k(t | x) at the same (x, t) pairs.
+        ln p_k(t | x) at the same (x, t) pairs (−∞ allowed). The leading axes broadcast
+        against those of ``log_gates``; the last axis is the same.
 
     Returns
     -------
     ndarray of shape (...)
         ln p(t | x) at each pair, computed with a log-sum-exp.
+
+    Raises
+    ------
+    ValueError
+        If the gates are not on the simplex, an argument holds NaN, or the shapes do not agree.
     """
-    return log_conditional_mixture_density(log_gates, log_expert_densities)
+    return _log_mixture_density(
+        log_gates, log_expert_densities, ("log_gates", "log_expert_densities")
+    )
 
 
 def hierarchical_log_gates(Phi_gate, gate_coefs):
@@ -121,15 +199,9 @@ def hierarchical_log_gates(Phi_gate, gate_coefs):
     ndarray of shape (n_samples, B^depth)
         ln π_leaf(x_n); ``exp`` of each row sums to one.
     """
-    Phi_gate = as_float(Phi_gate, "Phi_gate")
+    Phi_gate = Axes().array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"))
     log_gates = np.zeros((Phi_gate.shape[0], 1))
-    for level, V in enumerate(gate_coefs):
-        V = as_float(V, "V")
-        if V.ndim != 3 or V.shape[0] != log_gates.shape[1] or V.shape[1] != Phi_gate.shape[1]:
-            raise ValueError(
-                f"gate_coefs[{level}] must have shape (n_nodes, n_basis, branching) = "
-                f"({log_gates.shape[1]}, {Phi_gate.shape[1]}, B), got {V.shape}"
-            )
+    for V in _check_gate_coefs(gate_coefs, Phi_gate.shape[1])[0]:
         activations = np.einsum("nm,jmc->njc", Phi_gate, V)
         log_gates = (log_gates[:, :, None] + log_softmax(activations, axis=2)).reshape(
             len(Phi_gate), -1
@@ -159,6 +231,11 @@ def expert_responsibilities(log_gates, log_expert_densities):
         γ_nk; each row sums to one.
     log_likelihood : ndarray of shape (n_samples,)
         ln p(t_n | x_n), the log of (14.53) at each sample.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ, or an argument holds NaN or +inf (−∞ is allowed).
     """
     log_gates = as_float(log_gates, "log_gates", allow_inf=True)
     log_expert_densities = as_float(log_expert_densities, "log_expert_densities", allow_inf=True)
@@ -167,6 +244,9 @@ def expert_responsibilities(log_gates, log_expert_densities):
             "log_gates and log_expert_densities must both have shape (n_samples, n_experts), got "
             f"{log_gates.shape} and {log_expert_densities.shape}"
         )
+    for a, name in ((log_gates, "log_gates"), (log_expert_densities, "log_expert_densities")):
+        if np.any(a == np.inf):
+            raise ValueError(f"{name} must not contain +inf (an infinite probability)")
     return normalise_log(log_gates + log_expert_densities)
 
 
@@ -184,15 +264,26 @@ def gaussian_expert_log_density(Phi, t, W, beta):
     W : ndarray of shape (n_experts, n_basis)
         Expert weights w_k, one per row.
     beta : float or ndarray of shape (n_experts,)
-        Noise precisions β_k (one shared value or one per expert).
+        Noise precisions β_k (one shared value or one per expert): positive, finite.
 
     Returns
     -------
     ndarray of shape (n_samples, n_experts)
-        ln p_k(t_n | x_n).
+        ln p_k(t_n | x_n) (−∞ where a residual's square overflows).
+
+    Raises
+    ------
+    ValueError
+        If the shapes disagree, an argument is not finite, a precision is not positive, or
+        Phi or t has entries beyond 1e150 in magnitude.
     """
-    beta = np.broadcast_to(as_float(beta, "beta"), (np.shape(W)[0],))
-    return linear_component_log_densities(Phi, np.ravel(t), W, beta)
+    axes = Axes()
+    Phi = axes.array(Phi, "Phi", ("n_samples", "n_basis"), max_magnitude=1e150)
+    t = axes.array(np.ravel(as_float(t, "t")), "t", ("n_samples",), max_magnitude=1e150)
+    W = axes.array(W, "W", ("n_experts", "n_basis"))
+    beta = _check_precisions(beta, axes)
+    with np.errstate(over="ignore"):  # a residual whose square overflows: ln N = −∞, the limit
+        return _log_densities(Phi, t, W, beta)
 
 
 def bernoulli_expert_log_density(Phi, t, W):
@@ -219,20 +310,6 @@ def bernoulli_expert_log_density(Phi, t, W):
 
 
 # ------------------------------------------------------------------------- M-steps
-
-
-def _weighted(gamma, sample_weight):
-    """γ_nk s_n and the total sample weight Σ_n s_n (N with unit weights)."""
-    gamma = as_float(gamma, "gamma")
-    if sample_weight is None:
-        return gamma, float(gamma.shape[0])
-    sample_weight = as_float(sample_weight, "sample_weight")
-    if sample_weight.shape != (gamma.shape[0],):
-        raise ValueError(
-            f"sample_weight must have shape (n_samples,) = ({gamma.shape[0]},), "
-            f"got {sample_weight.shape}"
-        )
-    return gamma * sample_weight[:, None], float(sample_weight.sum())
 
 
 @implements("14.42", "14.44")
@@ -274,8 +351,9 @@ def linear_experts_m_step(
         Responsibilities γ_nk.
     W : ndarray of shape (n_experts, n_basis)
         Current weights (kept by dead experts).
-    beta : ndarray of shape (n_experts,)
-        Current precisions (scale the ridge; kept by dead experts).
+    beta : float or ndarray of shape (n_experts,)
+        Current precisions, positive (scale the ridge; kept by dead experts; a float is
+        shared).
     sample_weight : ndarray of shape (n_samples,), default=None
         Weights s_n of the samples (ones if None).
     precision : {"per_component", "shared"}, default="per_component"
@@ -291,13 +369,19 @@ def linear_experts_m_step(
         The new weights.
     beta : ndarray of shape (n_experts,)
         The new precisions (all equal with ``precision="shared"``).
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not agree, an array is not finite, gamma or sample_weight has a
+        negative entry, a precision is not positive, or l2 or variance_floor is negative.
     """
     if precision not in ("per_component", "shared"):
         raise ValueError(f"precision must be 'per_component' or 'shared', got {precision!r}")
-    R, total = _weighted(gamma, sample_weight)
-    Phi, t = as_float(Phi, "Phi"), as_float(t, "t")
+    Phi, t, R, total, W, axes = _check_experts(Phi, t, gamma, W, sample_weight, l2)
+    beta = np.array(_check_precisions(beta, axes), dtype=float, copy=True)
+    check_number(variance_floor, "variance_floor", low=0.0)
     W = np.array(W, dtype=float, copy=True)
-    beta = np.array(np.broadcast_to(beta, (W.shape[0],)), dtype=float)
     totals = R.sum(axis=0)
     alive = totals > DEAD_FRACTION * total  # an expert with no weight keeps its parameters
     ridge = np.ones(Phi.shape[1])
@@ -345,8 +429,15 @@ def logistic_experts_m_step(Phi, t, gamma, W, *, sample_weight=None, l2=0.0, max
     -------
     ndarray of shape (n_experts, n_basis)
         The new weights.
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not agree, an array is not finite, gamma or sample_weight has a
+        negative entry, l2 is negative, or W has entries beyond 1e150 in magnitude.
     """
-    R, total = _weighted(gamma, sample_weight)
+    Phi, t, R, total, W, _ = _check_experts(Phi, t, gamma, W, sample_weight, l2)
+    _check_start(W, "W")
     W = np.array(W, dtype=float, copy=True)
     for k in np.flatnonzero(R.sum(axis=0) > DEAD_FRACTION * total):  # experts, not samples
         W[k] = weighted_logistic_irls(Phi, t, R[:, k], W[k], l2=l2, max_iter=max_iter)[0]
@@ -375,9 +466,25 @@ def node_posteriors(gamma, branching, level):
         h_nj for every node j of the level.
     child : ndarray of shape (n_samples, branching**level, branching)
         The posterior of child c of node j.
+
+    Raises
+    ------
+    ValueError
+        If gamma is empty, negative or not finite, or has no multiple of
+        branching**(level + 1) columns.
     """
-    gamma = as_float(gamma, "gamma")
-    n = gamma.shape[0]
+    gamma = Axes().array(gamma, "gamma", ("n_samples", "n_leaves"), non_negative=True)
+    branching = check_number(branching, "branching", low=1, integer=True)
+    level = check_number(level, "level", low=0, integer=True)
+    n, n_leaves = gamma.shape
+    size, depth = 1, 0  # size: branching**(level + 1), without computing a huge power
+    while branching > 1 and depth <= level and size <= n_leaves:
+        size, depth = size * branching, depth + 1
+    if n_leaves % size or size > n_leaves:
+        raise ValueError(
+            f"gamma must have a multiple of branching**(level + 1) = {branching}**{level + 1} "
+            f"columns (the leaves below the children), got {n_leaves}"
+        )
     node = gamma.reshape(n, branching**level, -1).sum(axis=2)
     return node, gamma.reshape(n, branching**level, branching, -1).sum(axis=3)
 
@@ -411,7 +518,20 @@ def gate_m_step(Phi_gate, T, V, *, sample_weight=None, l2=0.0, max_iter=10):
     -------
     ndarray of shape (n_basis, n_children)
         The new gate parameters (column 0 zero).
+
+    Raises
+    ------
+    ValueError
+        If an array has the wrong shape, is not finite, T or sample_weight has a negative
+        entry, or V has entries beyond 1e150 in magnitude.
     """
+    axes = Axes()
+    Phi_gate = axes.array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"))
+    T = axes.array(T, "T", ("n_samples", "n_children"), non_negative=True)
+    V = axes.array(V, "V", ("n_basis", "n_children"))
+    _check_start(V, "V")
+    sample_weight = _check_sample_weight(sample_weight, axes)
+    check_number(l2, "l2", low=0.0)
     if np.shape(T)[1] == 1:
         return np.array(V, dtype=float, copy=True)
     return weighted_softmax_irls(
@@ -452,7 +572,12 @@ def hierarchical_gates_m_step(
     list of ndarray
         The new gates, in the layout of ``gate_coefs``.
     """
-    R, total = _weighted(gamma, sample_weight)
+    axes = Axes()
+    Phi_gate = axes.array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"))
+    gate_coefs, axes.sizes["n_leaves"] = _check_gate_coefs(gate_coefs, Phi_gate.shape[1])
+    gamma = axes.array(gamma, "gamma", ("n_samples", "n_leaves"), non_negative=True)
+    check_number(l2, "l2", low=0.0)
+    R, total = _weighted(gamma, sample_weight, axes)
     new_coefs = []
     for level, V in enumerate(gate_coefs):
         node, child = node_posteriors(R, V.shape[2], level)

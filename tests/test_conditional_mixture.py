@@ -2,7 +2,12 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from prml14 import conditional_mixture_density, log_conditional_mixture_density, softmax_gates
+from prml14 import (
+    affine_features,
+    conditional_mixture_density,
+    log_conditional_mixture_density,
+    softmax_gates,
+)
 
 
 @pytest.fixture
@@ -67,3 +72,18 @@ def test_bad_gates_and_shapes_are_rejected():
         conditional_mixture_density([[0.5, 0.5]], [[1.0, -1.0]])
     with pytest.raises(ValueError, match=r"V must have shape \(n_features \+ 1, n_components\)"):
         softmax_gates(np.zeros((3, 2)), np.zeros((2, 2)))
+
+
+def test_shapes_must_agree_on_the_components():
+    gates = np.full((1, 3), 1 / 3)
+    # (1, 3, 1) would broadcast against (1, 3) to (1, 3, 3): one density per component is
+    # required on the last axis of both arguments
+    for densities in (np.ones((1, 3, 1)), np.ones((1, 4))):
+        with pytest.raises(ValueError, match="gates and component_densities must have shape"):
+            conditional_mixture_density(gates, densities)
+    with pytest.raises(ValueError, match="log_gates and log_component_densities must broadcast"):
+        log_conditional_mixture_density(np.log(np.full((4, 3), 1 / 3)), np.zeros((3, 3)))
+    # the leading axes broadcast: one set of densities for every row of gates
+    np.testing.assert_allclose(conditional_mixture_density(np.eye(3), [1.0, 2.0, 3.0]), [1, 2, 3])
+    with pytest.raises(ValueError, match=r"X must have shape \(n_samples, n_features\)"):
+        affine_features(np.ones((2, 2, 1)))

@@ -25,6 +25,7 @@ from prml14.experts import (
 from prml14.experts_core import (
     expert_responsibilities,
     gate_m_step,
+    gaussian_expert_log_density,
     hierarchical_gates_m_step,
     hierarchical_log_gates,
     linear_experts_m_step,
@@ -206,6 +207,50 @@ def test_expert_responsibilities_refuse_mismatched_shapes():
         match=r"must both have shape \(n_samples, n_experts\), got \(3, 2\) and \(3, 1\)",
     ):
         expert_responsibilities(np.log(np.full((3, 2), 0.5)), np.zeros((3, 1)))
+
+
+def test_core_functions_refuse_bad_arguments_naming_them():
+    rng = np.random.default_rng(1)
+    Phi = np.column_stack([np.ones(6), rng.normal(size=6)])
+    t, R, W = rng.normal(size=6), rng.dirichlet(np.ones(2), size=6), np.zeros((2, 2))
+    with pytest.raises(ValueError, match="beta .* must be positive"):
+        linear_experts_m_step(Phi, t, R, W, np.array([1.0, 0.0]))
+    with pytest.raises(ValueError, match=r"W must have shape \(n_experts, n_basis\)"):
+        linear_experts_m_step(Phi, t, R, np.zeros((2, 3)), 1.0)
+    with pytest.raises(ValueError, match="gamma must be non-negative"):
+        logistic_experts_m_step(Phi, (t > 0).astype(float), R - 0.6, W)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative"):
+        gate_m_step(Phi, R, np.zeros((2, 2)), sample_weight=-np.ones(6))
+    with pytest.raises(ValueError, match="V has weights of magnitude up to 1e"):
+        gate_m_step(Phi, R, np.full((2, 2), 1e300))
+    with pytest.raises(ValueError, match=r"log_gates must not contain \+inf"):
+        expert_responsibilities(np.array([[np.inf, 0.0]]), np.zeros((1, 2)))
+    with pytest.raises(ValueError, match="expert_densities must be non-negative"):
+        mixture_of_experts_density(R, -np.ones((6, 2)))
+    with pytest.raises(ValueError, match="gamma must have a multiple of branching"):
+        node_posteriors(np.full((3, 6), 1 / 6), 2, 1)
+    with pytest.raises(ValueError, match="gamma must have a multiple of branching"):
+        node_posteriors(np.full((3, 4), 1 / 4), 2, 10**9)  # refused without computing 2**1e9
+    with pytest.raises(TypeError, match="level must be an integer"):
+        node_posteriors(np.full((3, 4), 1 / 4), 2, 0.5)
+
+
+def test_m_steps_leave_their_arguments_unchanged():
+    rng = np.random.default_rng(2)
+    Phi = np.column_stack([np.ones(8), rng.normal(size=8)])
+    t, R = rng.normal(size=8), rng.dirichlet(np.ones(2), size=8)
+    W, beta = rng.normal(size=(2, 2)), np.array([1.0, 2.0])
+    linear_experts_m_step(Phi, t, R, W, beta, l2=1.0)
+    np.testing.assert_array_equal(beta, [1.0, 2.0])
+    shared = linear_experts_m_step(Phi, t, R, W, 2.0)[1]  # a float: one precision shared
+    np.testing.assert_array_equal(shared, linear_experts_m_step(Phi, t, R, W, [2.0, 2.0])[1])
+
+
+def test_gaussian_expert_log_density_of_an_overflowing_residual_is_minus_infinity():
+    Phi, t = np.ones((2, 1)), np.zeros(2)
+    log_p = gaussian_expert_log_density(Phi, t, np.array([[1e300], [0.0]]), 1.0)
+    assert np.all(log_p[:, 0] == -np.inf)
+    np.testing.assert_allclose(log_p[:, 1], norm.logpdf(0.0))
 
 
 @pytest.mark.equation("14.53")
