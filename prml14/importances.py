@@ -20,7 +20,7 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import is_classifier
+from sklearn.base import RegressorMixin, is_classifier
 from sklearn.metrics import accuracy_score, check_scoring, r2_score
 from sklearn.utils import Bunch
 from sklearn.utils.parallel import Parallel, delayed
@@ -260,6 +260,11 @@ def permutation_importance(
     permutations = _check_permutations(permutations, X.shape[0])
     scorer = check_scoring(estimator, scoring=scoring)
     kwargs = {} if sample_weight is None else {"sample_weight": sample_weight}
+    if scoring is None and _is_plain_forest_regressor(estimator):
+        # the same predictions, sums and R² as estimator.score, with the trees' leaves reused
+        base, permuted = estimator._permuted_predictions(X, permutations, n_jobs)
+        scores = [[r2_score(y, p, **kwargs) for p in row] for row in permuted]
+        return _importances_bunch(r2_score(y, base, **kwargs), np.array(scores))
 
     def score(Xs):
         return scorer(estimator, Xs, y, **kwargs)
@@ -269,6 +274,18 @@ def permutation_importance(
         delayed(_scores_of_feature)(score, X, j, permutations) for j in range(X.shape[1])
     )
     return _importances_bunch(baseline, np.array(scores))
+
+
+def _is_plain_forest_regressor(estimator):
+    """A prml14 RandomForestRegressor whose predict and score are the library's own."""
+    from .forests import RandomForestRegressor  # forests imports this module
+
+    cls = type(estimator)
+    return (
+        isinstance(estimator, RandomForestRegressor)
+        and cls.predict is RandomForestRegressor.predict
+        and cls.score is RegressorMixin.score
+    )
 
 
 def _oob_score(ensemble, X, y, mask):
