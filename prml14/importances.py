@@ -216,7 +216,10 @@ def permutation_importance(
     ``X[:, j]`` is replaced by ``X[π_r, j]``. On a held-out set this measures how much the
     model's *generalisation* relies on feature j. With the same ``random_state`` (and no
     ``permutations``) the permutations, scores and results are those of scikit-learn's
-    ``sklearn.inspection.permutation_importance``.
+    ``sklearn.inspection.permutation_importance``. For a prml14
+    :class:`~prml14.forests.RandomForestRegressor` scored by R² (``scoring=None``) the trees'
+    leaves on X are reused: a row is walked again only from the first node of its path that
+    cuts on feature j (the same predictions and scores, about half the time).
 
     Parameters
     ----------
