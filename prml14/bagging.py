@@ -73,8 +73,17 @@ def bootstrap_indices(n_samples, n_estimators, max_samples=None, random_state=No
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     check_scalar(n_estimators, "n_estimators", Integral, min_val=1)
     n_draws = _n_draws(n_samples, max_samples)
-    rng = check_random_state(random_state)
+    rng = _random_state(random_state)
     return rng.randint(0, n_samples, size=(n_estimators, n_draws))
+
+
+def _random_state(random_state):
+    """``check_random_state``, whose errors name ``random_state`` (numpy's "Seed must be
+    between 0 and 2**32 - 1" does not); shared with committees and importances."""
+    try:
+        return check_random_state(random_state)
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"random_state: {error}") from error
 
 
 def _n_draws(n_samples, max_samples):
@@ -131,7 +140,10 @@ def expected_oob_fraction(n_samples):
     float or ndarray
         The out-of-bag probability for each N.
     """
-    n = np.asarray(n_samples, dtype=float)
+    try:
+        n = np.asarray(n_samples, dtype=float)
+    except (ValueError, TypeError) as error:
+        raise TypeError(f"n_samples must be numbers, got {n_samples!r}") from error
     if not np.all(np.isfinite(n)) or np.any(n < 1):
         raise ValueError(f"n_samples must be finite and >= 1, got {n_samples!r}")
     with np.errstate(divide="ignore"):

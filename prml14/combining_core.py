@@ -32,7 +32,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_scalar
 
 from ._equations import implements
-from ._validation import as_float, check_array
+from ._validation import as_float, check_array, check_magnitude
 
 __all__ = [
     "weighted_vote",
@@ -81,15 +81,23 @@ def weighted_vote(votes, n_classes, weights=None):
     -------
     ndarray of shape (n_samples, n_classes)
         The vote shares; each row sums to one.
+
+    Raises
+    ------
+    TypeError
+        If ``votes`` is not numeric.
+    ValueError
+        If a vote is not an integer in [0, n_classes), or ``weights`` is invalid.
     """
     check_scalar(n_classes, "n_classes", Integral, min_val=1)
     votes = check_array(votes, dtype=None, input_name="votes")
-    if not np.issubdtype(votes.dtype, np.integer):
-        if not np.all(np.mod(votes, 1) == 0):
-            raise ValueError("votes must be integer class indices 0, ..., n_classes - 1")
-        votes = votes.astype(np.intp)
+    if votes.dtype.kind not in "biuf":
+        raise TypeError(f"votes must be integer class indices, got dtype {votes.dtype}")
+    if not np.issubdtype(votes.dtype, np.integer) and not np.all(np.mod(votes, 1) == 0):
+        raise ValueError("votes must be integer class indices 0, ..., n_classes - 1")
     if votes.size and (votes.min() < 0 or votes.max() >= n_classes):
         raise ValueError(f"votes must lie in [0, n_classes={n_classes}), got {np.unique(votes)}")
+    votes = votes.astype(np.intp, copy=False)  # in range: the cast is exact
     w = _check_weights(weights, votes.shape[1])
     n_samples = votes.shape[0]
     # One bincount over (sample, class) cells: no loop over samples.
@@ -121,6 +129,8 @@ def soft_vote(probabilities, weights=None):
         raise ValueError(
             f"probabilities must have shape (n_samples, n_members, n_classes), got {P.shape}"
         )
+    if np.any(P < 0):
+        raise ValueError("probabilities must be non-negative")
     w = _check_weights(weights, P.shape[1])
     return np.einsum("nmk,m->nk", P, w / w.sum())
 
@@ -367,7 +377,36 @@ def out_of_fold_predictions(
     -------
     ndarray of shape (n_samples, n_outputs)
         Row n holds the out-of-fold output for x_n.
+
+    Raises
+    ------
+    ValueError
+        If X or y is not numeric, y is not finite, has entries beyond 1e150 in magnitude
+        (rescale it) or has not one entry per row of X, or the folds do not partition the rows.
     """
+    X = check_array(
+        X, accept_sparse=["csr", "csc"], ensure_all_finite=False, allow_nd=False, input_name="X"
+    )
+    y = check_array(y, ensure_2d=False, input_name="y")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y must have one entry per row of X ({X.shape[0]}), got {y.shape[0]}")
+    check_magnitude(y, "y")
+    return _out_of_fold_predictions(
+        estimator,
+        X,
+        y,
+        folds,
+        method,
+        n_classes=n_classes,
+        sample_weight=sample_weight,
+        n_jobs=n_jobs,
+    )
+
+
+def _out_of_fold_predictions(
+    estimator, X, y, folds, method="predict", *, n_classes=None, sample_weight=None, n_jobs=None
+):
+    """:func:`out_of_fold_predictions` of validated X and y (the stacking estimators)."""
     folds = [(np.asarray(train), np.asarray(test)) for train, test in folds]
     n_samples = X.shape[0]
     tests = np.concatenate([test for _, test in folds]) if folds else np.array([], int)

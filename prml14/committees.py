@@ -17,11 +17,11 @@ from numbers import Integral
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_scalar
 
 from ._equations import implements
-from ._validation import as_float, check_array
+from ._validation import as_float, check_array, check_magnitude
+from .bagging import _random_state
 
 __all__ = [
     "committee_prediction",
@@ -49,6 +49,14 @@ def _check_predictions(predictions, h=None):
             f"h must have shape (n_samples,) = ({Y.shape[0]},) to match predictions, got {h.shape}"
         )
     return Y, h
+
+
+def _squarable_errors(predictions, h):
+    """ε = Y − h of inputs whose squares and sums of squares stay finite (at most 1e150)."""
+    Y, h = _check_predictions(predictions, h)
+    check_magnitude(Y, "predictions")
+    check_magnitude(h, "h")
+    return Y - h[:, None]
 
 
 @implements("14.7")
@@ -116,8 +124,14 @@ def member_expected_errors(predictions, h):
     -------
     ndarray of shape (n_members,)
         The expected squared error of each member.
+
+    Raises
+    ------
+    ValueError
+        If ``predictions`` or ``h`` has entries beyond 1e150 in magnitude (their squares
+        overflow: rescale them).
     """
-    return np.mean(member_errors(predictions, h) ** 2, axis=0)
+    return np.mean(_squarable_errors(predictions, h) ** 2, axis=0)
 
 
 class CommitteeErrors(NamedTuple):
@@ -153,8 +167,13 @@ def committee_errors(predictions, h):
     -------
     CommitteeErrors
         A named tuple ``(E_AV, E_COM)``; E_COM ≤ E_AV always.
+
+    Raises
+    ------
+    ValueError
+        If ``predictions`` or ``h`` has entries beyond 1e150 in magnitude (rescale them).
     """
-    eps = member_errors(predictions, h)
+    eps = _squarable_errors(predictions, h)
     E_AV = float(np.mean(eps**2))
     E_COM = float(np.mean(np.mean(eps, axis=1) ** 2))
     return CommitteeErrors(E_AV, E_COM)
@@ -178,8 +197,13 @@ def error_moments(predictions, h):
     second_moment : ndarray of shape (n_members, n_members)
         C_ml = E_x[ε_m(x) ε_l(x)]; diagonal under (14.13). E_AV = tr(C)/M and
         E_COM = Σ_ml C_ml / M².
+
+    Raises
+    ------
+    ValueError
+        If ``predictions`` or ``h`` has entries beyond 1e150 in magnitude (rescale them).
     """
-    eps = member_errors(predictions, h)
+    eps = _squarable_errors(predictions, h)
     return eps.mean(axis=0), eps.T @ eps / eps.shape[0]
 
 
@@ -227,7 +251,7 @@ def make_uncorrelated_errors(n_samples, n_members, *, scales=None, random_state=
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=2)
     check_scalar(n_members, "n_members", Integral, min_val=1, max_val=n_samples - 1)
-    rng = check_random_state(random_state)
+    rng = _random_state(random_state)
     A = rng.standard_normal((n_samples, n_members))
     A -= A.mean(axis=0)
     Q, _ = np.linalg.qr(A)  # columns orthonormal and orthogonal to the ones vector

@@ -99,9 +99,20 @@ def out_of_bag_prediction(predictions, oob_mask):
         The average over each point's out-of-bag members; NaN where it has none.
     n_members : ndarray of int of shape (n_samples,)
         The number of out-of-bag members of each point (about M/e).
+
+    Raises
+    ------
+    TypeError
+        If ``oob_mask`` is not boolean or numeric.
+    ValueError
+        If the shapes disagree, or ``oob_mask`` has no True entry (no point is out of bag).
     """
     Y = check_array(predictions, ensure_2d=False, allow_nd=True, input_name="predictions")
+    if np.asarray(oob_mask).dtype.kind not in "biuf":
+        raise TypeError(f"oob_mask must hold booleans, got dtype {np.asarray(oob_mask).dtype}")
     mask = check_array(oob_mask, dtype=bool, input_name="oob_mask")
+    if not mask.any():
+        raise ValueError("oob_mask has no True entry: no point is out of bag, nothing to average")
     if Y.ndim not in (2, 3) or Y.shape[:2] != mask.shape:
         raise ValueError(
             f"predictions must have shape (n_samples, n_members[, n_out]) matching oob_mask "
@@ -191,31 +202,91 @@ class _ForestMixin:
         return total
 
 
-def _leaf_ids(tree, X):
-    """``tree.apply(X)`` for C-ordered float64 X, faster for the deep trees of a forest.
-
-    Leaves point to themselves (threshold +inf: every sample "goes left" into the leaf again), so
-    that four levels are walked between two compactions of the samples still moving; the rows
-    of X are read from its flat buffer.
-    """
-    N, D = X.shape
+def _tree_walker(tree):
+    """The arrays of :func:`_walk`: leaves point to themselves (threshold +inf: every sample
+    "goes left" into the leaf again), node τ's left child at 2τ, its right child at 2τ + 1."""
     leaf = tree.children_left == TREE_LEAF
     ids = np.arange(tree.node_count)
     feature = np.where(leaf, 0, tree.feature)
     threshold = np.where(leaf, np.inf, tree.threshold)
     children = np.column_stack(
         [np.where(leaf, ids, tree.children_left), np.where(leaf, ids, tree.children_right)]
-    ).ravel()  # node τ's left child at 2τ, its right child at 2τ + 1
-    Xf = X.ravel()
-    node = np.zeros(N, dtype=np.intp)
-    active, cur, base = np.arange(N), node.copy(), np.arange(N) * D
+    ).ravel()
+    return leaf, feature, threshold, children
+
+
+def _walk(walker, Xf, cur, base, column=None, values=None):
+    """The leaves that rows starting at nodes ``cur`` reach; a row's features are read from the
+    flat buffer Xf at offset ``base`` (+ feature), except feature ``column``, read from
+    ``values`` (one per row). Four levels are walked between two compactions of the rows still
+    moving."""
+    leaf, feature, threshold, children = walker
+    node = np.empty(cur.size, dtype=np.intp)
+    active = np.arange(cur.size)
     while active.size:
         for _ in range(4):
-            cur = children[2 * cur + (Xf[base + feature[cur]] > threshold[cur])]
+            f = feature[cur]
+            x = Xf[base + f] if column is None else np.where(f == column, values, Xf[base + f])
+            cur = children[2 * cur + (x > threshold[cur])]
         node[active] = cur
         moving = ~leaf[cur]
         active, cur, base = active[moving], cur[moving], base[moving]
+        values = None if column is None else values[moving]
     return node
+
+
+def _leaf_ids(tree, X):
+    """``tree.apply(X)`` for C-ordered float64 X, faster for the deep trees of a forest."""
+    N, D = X.shape
+    return _walk(_tree_walker(tree), X.ravel(), np.zeros(N, dtype=np.intp), np.arange(N) * D)
+
+
+def _leaves_and_first_cuts(walker, cut, Xf, N, D):
+    """Every row's leaf, and ``first[n, j]``: the first node of row n's path that cuts on
+    feature j (−1 if none). ``cut`` is the tree's feature with D at the leaves (their column of
+    ``first`` absorbs the leaves' self-loops)."""
+    leaf, feature, threshold, children = walker
+    first = np.full(N * (D + 1), -1, dtype=np.intp)
+    node = np.empty(N, dtype=np.intp)
+    active, cur, base = np.arange(N), np.zeros(N, np.intp), np.arange(N) * D
+    rec = np.arange(N) * (D + 1)
+    while active.size:
+        for _ in range(4):
+            key = rec + cut[cur]
+            new = first[key] < 0
+            first[key[new]] = cur[new]
+            cur = children[2 * cur + (Xf[base + feature[cur]] > threshold[cur])]
+        node[active] = cur
+        moving = ~leaf[cur]
+        active, cur, base, rec = active[moving], cur[moving], base[moving], rec[moving]
+    return node, first.reshape(N, D + 1)[:, :D]
+
+
+def _permuted_tree_sums(trees, X, P):
+    """Σ over ``trees`` of their values on X (row 0) and on X with column j permuted by P[k]
+    (row 1 + jK + k). A row whose path never cuts on j keeps its leaf; the others are walked
+    again from the first node that cuts on j (the path above it does not read column j)."""
+    (N, D), K = X.shape, len(P)
+    Xf, total = X.ravel(), None
+    for est in trees:
+        tree = est.tree_
+        walker = _tree_walker(tree)
+        leaves, first = _leaves_and_first_cuts(
+            walker, np.where(walker[0], D, tree.feature), Xf, N, D
+        )
+        values = np.empty((1 + D * K, N))
+        values[:] = tree.value[leaves, 0]
+        for j in range(D):
+            rows = np.flatnonzero(first[:, j] >= 0)
+            if rows.size:
+                start, base = np.tile(first[rows, j], K), np.tile(rows * D, K)
+                node = _walk(walker, Xf, start, base, j, X[P[:, rows], j].ravel())
+                values[1 + j * K : 1 + (j + 1) * K, rows] = tree.value[node, 0].reshape(K, -1)
+        if total is None:
+            total = values
+        else:
+            total += values
+    return total
 
 
 def _tree_values(est, X):
@@ -348,6 +419,25 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         """
         X = check_array(self._validate_predict(X), dtype=np.float64, order="C", input_name="X")
         return self._forest_sum(X, _tree_values) / len(self.estimators_)
+
+    def _permuted_predictions(self, X, permutations, n_jobs=None):
+        """:meth:`predict` on X and on every copy of X with one column permuted, bit for bit.
+
+        Returns (baseline of shape (N,), permuted of shape (D, K, N)): ``permuted[j, k]`` is the
+        prediction with ``X[:, j]`` replaced by ``X[permutations[k], j]``. The trees are summed
+        in the chunks and order of :meth:`predict`, so every sum is the same.
+        """
+        X = check_array(self._validate_predict(X), dtype=np.float64, order="C", input_name="X")
+        trees, P = self.estimators_, np.asarray(permutations)
+        chunks = [trees[i : i + _CHUNK] for i in range(0, len(trees), _CHUNK)]
+        parts = Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
+            delayed(_permuted_tree_sums)(chunk, X, P) for chunk in chunks
+        )
+        total = next(parts)
+        for part in parts:
+            total += part
+        total /= len(trees)
+        return total[0], total[1:].reshape(X.shape[1], len(P), X.shape[0])
 
 
 class RandomForestClassifier(_ForestMixin, BaggingClassifier):

@@ -20,20 +20,19 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import is_classifier
+from sklearn.base import RegressorMixin, is_classifier
 from sklearn.metrics import accuracy_score, check_scoring, r2_score
-from sklearn.utils import Bunch, check_random_state
+from sklearn.utils import Bunch
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import (
     _check_sample_weight,
-    check_consistent_length,
     check_is_fitted,
     check_scalar,
 )
 
 from ._equations import implements
-from ._validation import check_array
-from .bagging import out_of_bag_mask
+from ._validation import check_array, check_magnitude, check_number
+from .bagging import _random_state, out_of_bag_mask
 from .trees import TREE_LEAF
 
 __all__ = [
@@ -98,7 +97,15 @@ def mean_decrease_in_impurity(trees, n_features):
     -------
     ndarray of shape (n_features,)
         Non-negative importances that sum to one (zeros if no tree has a cut).
+
+    Raises
+    ------
+    TypeError
+        If ``n_features`` is not an integer.
+    ValueError
+        If ``n_features`` < 1 or a tree cuts on a feature beyond it.
     """
+    n_features = check_number(n_features, "n_features", low=1, integer=True)
     per_tree = [impurity_importances(t, n_features) for t in trees if t.node_count > 1]
     if not per_tree:
         return np.zeros(n_features)
@@ -131,7 +138,7 @@ def permutation_indices(n_samples, n_repeats=5, random_state=None):
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     check_scalar(n_repeats, "n_repeats", Integral, min_val=1)
-    seed = check_random_state(random_state).randint(np.iinfo(np.int32).max + 1)
+    seed = _random_state(random_state).randint(np.iinfo(np.int32).max + 1)
     rng = np.random.RandomState(seed)
     shuffled, composed = np.arange(n_samples), np.arange(n_samples)
     out = np.empty((n_repeats, n_samples), dtype=np.intp)
@@ -151,6 +158,23 @@ def _check_permutations(permutations, n_samples):
             f"permutations must hold permutations of 0, ..., {n_samples - 1} in its rows"
         )
     return P
+
+
+def _check_X_y(X, y, classify):
+    """X (n_samples, n_features) and y (one entry per row): finite numbers for a regressor,
+    labels of any type for a classifier."""
+    X = check_array(X, input_name="X")
+    if classify:
+        y = np.asarray(y)
+    else:
+        y = check_array(y, ensure_2d=False, input_name="y")
+        check_magnitude(y, "y")
+    if y.ndim == 0 or y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X and y have inconsistent numbers of samples: X has {X.shape[0]} rows, y has "
+            f"shape {y.shape} (y must have one entry per row of X)"
+        )
+    return X, y
 
 
 def _importances_bunch(baseline, scores):
@@ -192,7 +216,10 @@ def permutation_importance(
     ``X[:, j]`` is replaced by ``X[π_r, j]``. On a held-out set this measures how much the
     model's *generalisation* relies on feature j. With the same ``random_state`` (and no
     ``permutations``) the permutations, scores and results are those of scikit-learn's
-    ``sklearn.inspection.permutation_importance``.
+    ``sklearn.inspection.permutation_importance``. For a prml14
+    :class:`~prml14.forests.RandomForestRegressor` scored by R² (``scoring=None``) the trees'
+    leaves on X are reused: a row is walked again only from the first node of its path that
+    cuts on feature j (the same predictions and scores, about half the time).
 
     Parameters
     ----------
@@ -221,10 +248,14 @@ def permutation_importance(
     Bunch
         ``importances`` (n_features, n_repeats): s − s_jr; ``importances_mean`` and
         ``importances_std`` over the repeats; ``baseline_score``: s.
+
+    Raises
+    ------
+    ValueError
+        If y has not one entry per row of X or, for a regressor, is not finite or exceeds
+        1e150 in magnitude (rescale it); if ``random_state`` is not a valid seed.
     """
-    X = check_array(X, input_name="X")
-    check_consistent_length(X, y)
-    y = np.asarray(y)
+    X, y = _check_X_y(X, y, is_classifier(estimator))
     if sample_weight is not None:
         sample_weight = _check_sample_weight(sample_weight, X)
     if permutations is None:
@@ -232,6 +263,11 @@ def permutation_importance(
     permutations = _check_permutations(permutations, X.shape[0])
     scorer = check_scoring(estimator, scoring=scoring)
     kwargs = {} if sample_weight is None else {"sample_weight": sample_weight}
+    if scoring is None and _is_plain_forest_regressor(estimator):
+        # the same predictions, sums and R² as estimator.score, with the trees' leaves reused
+        base, permuted = estimator._permuted_predictions(X, permutations, n_jobs)
+        scores = [[r2_score(y, p, **kwargs) for p in row] for row in permuted]
+        return _importances_bunch(r2_score(y, base, **kwargs), np.array(scores))
 
     def score(Xs):
         return scorer(estimator, Xs, y, **kwargs)
@@ -241,6 +277,18 @@ def permutation_importance(
         delayed(_scores_of_feature)(score, X, j, permutations) for j in range(X.shape[1])
     )
     return _importances_bunch(baseline, np.array(scores))
+
+
+def _is_plain_forest_regressor(estimator):
+    """A prml14 RandomForestRegressor whose predict and score are the library's own."""
+    from .forests import RandomForestRegressor  # forests imports this module
+
+    cls = type(estimator)
+    return (
+        isinstance(estimator, RandomForestRegressor)
+        and cls.predict is RandomForestRegressor.predict
+        and cls.score is RegressorMixin.score
+    )
 
 
 def _oob_score(ensemble, X, y, mask):
@@ -290,15 +338,19 @@ def oob_permutation_importance(ensemble, X, y, *, n_repeats=5, random_state=None
     -------
     Bunch
         As :func:`permutation_importance`; ``baseline_score`` equals ``oob_score_``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`permutation_importance`; also if X has the wrong number of features, y holds
+        unknown labels, or no point is out of bag.
     """
     check_is_fitted(ensemble, "estimators_samples_")
-    X = check_array(X, input_name="X")
-    check_consistent_length(X, y)
+    X, y = _check_X_y(X, y, is_classifier(ensemble))
     if X.shape[1] != ensemble.n_features_in_:
         raise ValueError(
             f"X has {X.shape[1]} features, the ensemble was fitted on {ensemble.n_features_in_}"
         )
-    y = np.asarray(y)
     if is_classifier(ensemble):
         unknown = ~np.isin(y, ensemble.classes_)
         if unknown.any():

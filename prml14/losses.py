@@ -31,7 +31,7 @@ import numpy as np
 
 from ._equations import implements
 from ._numerics import expit, log_expit, logsumexp_last
-from ._validation import as_float
+from ._validation import as_float, check_number
 
 __all__ = [
     "exponential_loss",
@@ -84,7 +84,9 @@ def exponential_loss(z):
     ndarray
         exp(−z), elementwise.
     """
-    return np.exp(-_as_float(z, "z"))
+    z = _as_float(z, "z")
+    with np.errstate(over="ignore"):  # exp(−z) beyond the largest float is +inf
+        return np.exp(-z)
 
 
 def exponential_loss_gradient(z):
@@ -100,7 +102,9 @@ def exponential_loss_gradient(z):
     ndarray
         −exp(−z), elementwise.
     """
-    return -np.exp(-_as_float(z, "z"))
+    z = _as_float(z, "z")
+    with np.errstate(over="ignore"):  # exp(−z) beyond the largest float is +inf
+        return -np.exp(-z)
 
 
 def exponential_loss_hessian(z):
@@ -116,7 +120,9 @@ def exponential_loss_hessian(z):
     ndarray
         exp(−z), elementwise.
     """
-    return np.exp(-_as_float(z, "z"))
+    z = _as_float(z, "z")
+    with np.errstate(over="ignore"):  # exp(−z) beyond the largest float is +inf
+        return np.exp(-z)
 
 
 def cross_entropy_loss(z):
@@ -237,7 +243,9 @@ def squared_error(r):
     ndarray
         r², elementwise.
     """
-    return np.square(_as_float(r, "r"))
+    r = _as_float(r, "r")
+    with np.errstate(over="ignore"):  # r² beyond the largest float is +inf
+        return np.square(r)
 
 
 def squared_error_gradient(r):
@@ -305,9 +313,7 @@ def absolute_error_gradient(r):
 
 
 def _check_delta(delta):
-    if not (np.isscalar(delta) and np.isfinite(delta) and delta > 0):
-        raise ValueError(f"delta must be a finite number > 0, got {delta!r}")
-    return float(delta)
+    return check_number(delta, "delta", low=0.0, high=np.inf, closed="neither")
 
 
 def huber_loss(r, delta):
@@ -327,10 +333,19 @@ def huber_loss(r, delta):
     -------
     ndarray
         The loss, elementwise.
+
+    Raises
+    ------
+    TypeError
+        If ``delta`` is not a real number.
+    ValueError
+        If ``r`` holds NaN or ``delta`` is not a finite number > 0.
     """
     r, delta = _as_float(r, "r"), _check_delta(delta)
     a = np.abs(r)
-    return np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
+    # Both branches are evaluated: a product beyond the largest float is ±inf (never NaN).
+    with np.errstate(over="ignore"):
+        return np.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
 
 
 def huber_loss_gradient(r, delta):
@@ -348,11 +363,12 @@ def huber_loss_gradient(r, delta):
     ndarray
         clip(r, −δ, δ), elementwise.
     """
-    return np.clip(_as_float(r, "r"), -_check_delta(delta), _check_delta(delta))
+    delta = _check_delta(delta)
+    return np.clip(_as_float(r, "r"), -delta, delta)
 
 
 def _check_one_hot(T, F):
-    T, F = _as_float(T, "T"), _as_float(F, "F")
+    T, F = as_float(T, "T", non_negative=True), as_float(F, "F")
     if T.ndim != 2 or T.shape != F.shape:
         raise ValueError(
             f"T and F must be 2-D arrays of the same shape (n_samples, n_classes), got "
@@ -375,6 +391,11 @@ def multinomial_log_loss(T, F):
     -------
     ndarray of shape (n_samples,)
         The loss of every sample.
+
+    Raises
+    ------
+    ValueError
+        If T is negative, T or F is not finite, or their shapes differ.
     """
     T, F = _check_one_hot(T, F)
     return logsumexp_last(F) - np.sum(T * F, axis=1)
@@ -468,11 +489,28 @@ def expected_exponential_loss(y, p):
     Returns
     -------
     ndarray
-        The expected exponential error, broadcast over ``y`` and ``p``.
+        The expected exponential error, broadcast over ``y`` and ``p`` (+inf where it exceeds
+        the largest float).
+
+    Raises
+    ------
+    ValueError
+        If p is not in [0, 1], y holds NaN, or the shapes of y and p do not broadcast.
     """
     p = _check_probability(p)
     y = _as_float(y, "y")
-    return p * np.exp(-y) + (1.0 - p) * np.exp(y)
+    try:
+        np.broadcast_shapes(y.shape, p.shape)
+    except ValueError:
+        raise ValueError(
+            f"y and p must broadcast together, got shapes {y.shape} and {p.shape}"
+        ) from None
+    # exp(±y) beyond the largest float is +inf; a term whose weight p or 1 − p is 0 is 0
+    # (not 0 · inf): the discarded products are the only place where NaN can appear.
+    with np.errstate(over="ignore", invalid="ignore"):
+        up = np.where(p > 0, p * np.exp(-y), 0.0)
+        down = np.where(p < 1, (1.0 - p) * np.exp(y), 0.0)
+    return up + down
 
 
 @implements("14.28")

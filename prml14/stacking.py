@@ -31,7 +31,7 @@ from sklearn.utils.metaestimators import available_if
 
 from ._combining_base import STACK_METHODS, BaseCombiner
 from ._validation import check_sample_weight
-from .combining_core import out_of_fold_predictions
+from .combining_core import _out_of_fold_predictions
 
 __all__ = ["StackingClassifier", "StackingRegressor"]
 
@@ -84,7 +84,7 @@ class _Stacking(TransformerMixin, BaseCombiner):
                 )
         folds = list(cv.split(X, y))
         outputs = [
-            out_of_fold_predictions(
+            _out_of_fold_predictions(
                 est,
                 X,
                 y,

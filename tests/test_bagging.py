@@ -407,3 +407,10 @@ def test_classifier_oob_decision_function_by_hand(voting):
     hand = total / mask.sum(axis=1)[:, None]
     np.testing.assert_allclose(clf.oob_decision_function_, hand, rtol=1e-12)
     assert clf.oob_score_ == pytest.approx(np.mean(np.argmax(hand, axis=1) == y))
+
+
+def test_bootstrap_functions_name_the_bad_argument():
+    with pytest.raises(ValueError, match="random_state"):
+        bootstrap_indices(5, 2, random_state=-1)
+    with pytest.raises(TypeError, match="n_samples"):
+        expected_oob_fraction("bogus")

@@ -677,3 +677,20 @@ def test_bad_inputs_give_clear_errors(three_classes, regression):
         linear_blend_weights(np.ones((5, 2)), np.ones(4))
     with pytest.raises(ValueError, match="positive"):
         inverse_error_weights([1.0, 0.0])
+
+
+def test_core_functions_name_the_bad_argument():
+    with pytest.raises(ValueError, match="votes must lie in"):
+        weighted_vote(np.full((2, 3), 1e300), 2)
+    with pytest.raises(TypeError, match="votes must be integer class indices"):
+        weighted_vote(np.full((2, 3), "a", dtype=object), 2)
+    with pytest.raises(ValueError, match="probabilities must be non-negative"):
+        soft_vote(-np.ones((2, 3, 2)))
+    X, y = np.arange(8.0).reshape(4, 2), np.arange(4.0)
+    folds = [(np.array([0, 1]), np.array([2, 3])), (np.array([2, 3]), np.array([0, 1]))]
+    with pytest.raises(ValueError, match="y must have one entry per row of X"):
+        out_of_fold_predictions(LinearRegression(), X, y[:3], folds)
+    with pytest.raises(ValueError, match="rescale y"):
+        out_of_fold_predictions(LinearRegression(), X, y * 1e300, folds)
+    with pytest.raises(ValueError, match="X"):
+        out_of_fold_predictions(LinearRegression(), X[..., None], y, folds)

@@ -152,3 +152,14 @@ def test_core_bad_input():
 def test_committee_prediction_rejects_non_finite_alphas():
     with pytest.raises(ValueError, match="Input alphas contains NaN"):
         committee_prediction(np.ones((3, 2)), [np.nan, 1.0])
+
+
+def test_squared_errors_refuse_magnitudes_that_overflow():
+    Y, h = np.ones((4, 2)), np.zeros(4)
+    for f in (member_expected_errors, committee_errors, error_moments):
+        with pytest.raises(ValueError, match="rescale predictions"):
+            f(Y * 1e300, h)
+        with pytest.raises(ValueError, match="rescale h"):
+            f(Y, h + 1e300)
+    with pytest.raises(ValueError, match="random_state"):
+        make_uncorrelated_errors(5, 2, random_state=-1)

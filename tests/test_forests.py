@@ -444,3 +444,46 @@ def test_forest_bad_input(friedman):
         RandomForestRegressor(2).feature_importances_  # noqa: B018
     half = RandomForestRegressor(4, max_samples=0.5, random_state=0).fit(X, y)
     assert all(len(s) == 300 for s in half.estimators_samples_)
+
+
+@pytest.mark.parametrize("n_jobs", [None, 2])
+def test_permutation_importance_reuses_leaves_bit_for_bit(friedman, n_jobs):
+    """The forest path (leaves reused, only rows whose path cuts on j walked again) gives what
+    scikit-learn gets through predict: with weights, constant trees, one feature, 23 trees."""
+    X, y = friedman
+    w = np.linspace(0.5, 2.0, 100)
+    cases = [
+        (RandomForestRegressor(23, max_features=3, random_state=1).fit(X[:200], y[:200]), X),
+        (RandomForestRegressor(3, random_state=0).fit(X[:200], np.ones(200)), X),
+        (
+            RandomForestRegressor(12, max_depth=3, random_state=0).fit(X[:200, :1], y[:200]),
+            X[:, :1],
+        ),
+    ]
+    for forest, data in cases:
+        Xt, yt = data[300:400], y[300:400]
+        ours = permutation_importance(
+            forest, Xt, yt, n_repeats=3, random_state=7, sample_weight=w, n_jobs=n_jobs
+        )
+        sk = sk_permutation_importance(
+            forest, Xt, yt, n_repeats=3, random_state=7, sample_weight=w
+        )
+        np.testing.assert_array_equal(ours.importances, sk.importances)
+        assert ours.baseline_score == forest.score(Xt, yt, sample_weight=w)
+
+
+def test_core_functions_refuse_bad_arguments_by_name():
+    with pytest.raises(TypeError, match="oob_mask must hold booleans"):
+        out_of_bag_prediction(np.zeros((2, 3)), np.full((2, 3), "a", dtype=object))
+    with pytest.raises(ValueError, match="oob_mask has no True entry"):
+        out_of_bag_prediction(np.zeros((2, 3)), np.zeros((2, 3), dtype=bool))
+    with pytest.raises(TypeError, match="n_features"):
+        mean_decrease_in_impurity([], 2.5)
+    X, y = np.arange(12.0).reshape(6, 2), np.arange(6.0)
+    tree = DecisionTreeRegressor(max_depth=1).fit(X, y)
+    with pytest.raises(ValueError, match="random_state"):
+        permutation_importance(tree, X, y, random_state=-1)
+    with pytest.raises(ValueError, match="rescale y"):
+        permutation_importance(tree, X, y * 1e300)
+    with pytest.raises(ValueError, match="y must have one entry per row of X"):
+        permutation_importance(tree, X, y[:-1])

@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
@@ -10,7 +12,10 @@ from prml14 import (
     exponential_loss,
     exponential_risk_minimiser,
     hinge_loss,
+    huber_loss,
     misclassification_loss,
+    multinomial_log_loss,
+    squared_error,
 )
 
 Z = np.linspace(-3, 3, 61) + 0.013  # avoid the kinks at 0 and 1
@@ -102,3 +107,22 @@ def test_bad_input_is_rejected():
         exponential_risk_minimiser(-0.1)
     with pytest.raises(ValueError, match="z must not contain NaN"):
         exponential_loss([np.nan])
+
+
+def test_extreme_values_give_inf_without_warnings_and_bad_arguments_are_named():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert exponential_loss(-1e300) == np.inf
+        assert squared_error(1e300) == np.inf
+        assert expected_exponential_loss(1e300, 0.5) == np.inf
+        # a term of weight zero is zero, not 0 · inf = NaN
+        assert expected_exponential_loss(-1e300, 0.0) == 0.0
+        np.testing.assert_array_equal(huber_loss([1e300, 0.5], 1e300), [np.inf, 0.125])
+    with pytest.raises(ValueError, match="y and p must broadcast"):
+        expected_exponential_loss(np.zeros(3), np.full(2, 0.5))
+    with pytest.raises(TypeError, match="delta"):
+        huber_loss(0.5, "bogus")
+    with pytest.raises(ValueError, match="T must be non-negative"):
+        multinomial_log_loss([[-1.0, 2.0]], [[0.0, 1.0]])
+    with pytest.raises(ValueError, match="F must not contain NaN or infinity"):
+        multinomial_log_loss([[0.0, 1.0]], [[np.inf, 1.0]])
