@@ -24,6 +24,7 @@ __all__ = [
     "check_magnitude",
     "check_sample_weight",
     "check_number",
+    "check_random_state",
     "Axes",
 ]
 
@@ -285,10 +286,11 @@ def check_sample_weight(sample_weight, X, *, max_magnitude=1e100, **kwargs):
     return sample_weight
 
 
-def check_number(value, name, *, low=None, high=None, closed="both", integer=False):
+def check_number(value, name, *, low=None, high=None, closed="both", integer=False, finite=True):
     """A real scalar argument (a tolerance, a step, a count) checked against its bounds.
 
-    Unlike :func:`sklearn.utils.check_scalar`, NaN is refused (it passes every comparison).
+    Unlike :func:`sklearn.utils.check_scalar`, NaN is refused (it passes every comparison), and
+    so is ±inf unless ``finite=False``. A 0-d array counts as its scalar.
 
     Parameters
     ----------
@@ -301,6 +303,8 @@ def check_number(value, name, *, low=None, high=None, closed="both", integer=Fal
         Which bounds are included.
     integer : bool, default=False
         Require an integer (a bool is not one).
+    finite : bool, default=True
+        Refuse ±inf.
 
     Returns
     -------
@@ -311,14 +315,16 @@ def check_number(value, name, *, low=None, high=None, closed="both", integer=Fal
     TypeError
         Naming ``name``, if ``value`` is not a real number (an integer if required).
     ValueError
-        Naming ``name``, if it is NaN or outside the bounds.
+        Naming ``name``, if it is NaN, infinite (unless allowed) or outside the bounds.
     """
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
     kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, kinds):
         expected = "an integer" if integer else "a real number"
         raise TypeError(f"{name} must be {expected}, got {value!r}")
-    if np.isnan(value):
-        raise ValueError(f"{name} must be a number, got NaN")
+    if np.isnan(value) or (finite and np.isinf(value)):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
     low_ok = low is None or (value >= low if closed in ("both", "left") else value > low)
     high_ok = high is None or (value <= high if closed in ("both", "right") else value < high)
     if not (low_ok and high_ok):
@@ -327,6 +333,32 @@ def check_number(value, name, *, low=None, high=None, closed="both", integer=Fal
         low, high = "-inf" if low is None else low, "inf" if high is None else high
         raise ValueError(f"{name} must lie in {left}{low}, {high}{right}, got {value!r}")
     return int(value) if integer else float(value)
+
+
+def check_random_state(seed, name="random_state"):
+    """:func:`sklearn.utils.check_random_state`, whose errors name the argument.
+
+    Parameters
+    ----------
+    seed : None, int or numpy.random.RandomState
+    name : str, default="random_state"
+        The argument's name, for the error messages.
+
+    Returns
+    -------
+    numpy.random.RandomState
+
+    Raises
+    ------
+    ValueError or TypeError
+        Naming ``name``, if ``seed`` cannot seed a generator.
+    """
+    from sklearn.utils import check_random_state as _sklearn_check_random_state
+
+    try:
+        return _sklearn_check_random_state(seed)
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"{name}: {error}") from error
 
 
 class Axes:

@@ -26,7 +26,6 @@ from sklearn.base import (
     is_regressor,
 )
 from sklearn.metrics import accuracy_score, r2_score
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.parallel import Parallel, delayed
@@ -37,7 +36,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from ._validation import check_sample_weight, random_state_params
+from ._validation import check_random_state, check_sample_weight, random_state_params
 from .trees import DecisionTreeClassifier, DecisionTreeRegressor
 
 __all__ = [
@@ -73,17 +72,8 @@ def bootstrap_indices(n_samples, n_estimators, max_samples=None, random_state=No
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     check_scalar(n_estimators, "n_estimators", Integral, min_val=1)
     n_draws = _n_draws(n_samples, max_samples)
-    rng = _random_state(random_state)
+    rng = check_random_state(random_state)
     return rng.randint(0, n_samples, size=(n_estimators, n_draws))
-
-
-def _random_state(random_state):
-    """``check_random_state``, whose errors name ``random_state`` (numpy's "Seed must be
-    between 0 and 2**32 - 1" does not); shared with committees and importances."""
-    try:
-        return check_random_state(random_state)
-    except (ValueError, TypeError) as error:
-        raise type(error)(f"random_state: {error}") from error
 
 
 def _n_draws(n_samples, max_samples):

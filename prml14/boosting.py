@@ -174,12 +174,13 @@ def weighted_error(w, miss):
 def classifier_weight(eps):
     """α_m = ln{(1 − ε_m)/ε_m}, the weight of the m-th classifier in the committee (14.17).
 
-    Positive for ε_m < ½, zero at ½; it grows without bound as ε_m → 0.
+    Positive for ε_m < ½, zero at ½; +inf at ε_m = 0 (a perfect learner, where AdaBoost
+    stops) and −inf at ε_m = 1, the limits of the formula.
 
     Parameters
     ----------
     eps : float or array-like
-        Weighted error(s) in (0, 1).
+        Weighted error(s) in [0, 1].
 
     Returns
     -------
@@ -189,16 +190,13 @@ def classifier_weight(eps):
     Raises
     ------
     ValueError
-        If an ε_m is outside (0, 1): α_m is +inf for a perfect learner (ε_m = 0, where
-        AdaBoost stops) and −inf at ε_m = 1.
+        If an ε_m is NaN or outside [0, 1].
     """
     eps = as_float(eps, "eps")
-    if np.any(~((eps > 0) & (eps < 1))):
-        raise ValueError(
-            "eps must be a weighted error rate in (0, 1): α = ln((1 − ε)/ε) is +inf at ε = 0 "
-            "(a perfect learner, where AdaBoost stops) and −inf at ε = 1"
-        )
-    alpha = np.log1p(-eps) - np.log(eps)
+    if np.any(~((eps >= 0) & (eps <= 1))):
+        raise ValueError("eps must be a weighted error rate in [0, 1]")
+    with np.errstate(divide="ignore"):  # ln 0 = −inf: the limits at ε = 0 and 1
+        alpha = np.log1p(-eps) - np.log(eps)
     return alpha[()] if alpha.ndim == 0 else alpha
 
 

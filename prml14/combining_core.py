@@ -27,7 +27,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.optimize import nnls
 from scipy.stats import binom
-from sklearn.base import clone
+from sklearn.base import clone, is_classifier
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_scalar
 
@@ -381,16 +381,18 @@ def out_of_fold_predictions(
     Raises
     ------
     ValueError
-        If X or y is not numeric, y is not finite, has entries beyond 1e150 in magnitude
-        (rescale it) or has not one entry per row of X, or the folds do not partition the rows.
+        If X is not numeric, a numeric y is not finite or has entries beyond 1e150 in magnitude
+        (rescale it), y has not one entry per row of X, or the folds do not partition the rows.
     """
     X = check_array(
         X, accept_sparse=["csr", "csc"], ensure_all_finite=False, allow_nd=False, input_name="X"
     )
-    y = check_array(y, ensure_2d=False, input_name="y")
+    labels = is_classifier(estimator)  # a classifier's labels may be strings
+    y = check_array(y, ensure_2d=False, dtype=None if labels else "numeric", input_name="y")
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"y must have one entry per row of X ({X.shape[0]}), got {y.shape[0]}")
-    check_magnitude(y, "y")
+    if y.dtype.kind in "biuf":
+        check_magnitude(y, "y")
     return _out_of_fold_predictions(
         estimator,
         X,

@@ -20,8 +20,7 @@ import numpy as np
 from sklearn.utils.validation import check_scalar
 
 from ._equations import implements
-from ._validation import as_float, check_array, check_magnitude
-from .bagging import _random_state
+from ._validation import as_float, check_array, check_magnitude, check_random_state
 
 __all__ = [
     "committee_prediction",
@@ -52,7 +51,7 @@ def _check_predictions(predictions, h=None):
 
 
 def _squarable_errors(predictions, h):
-    """ε = Y − h of inputs whose squares and sums of squares stay finite (at most 1e150)."""
+    """ε = Y − h of inputs of magnitude at most 1e150 (their squares are finite)."""
     Y, h = _check_predictions(predictions, h)
     check_magnitude(Y, "predictions")
     check_magnitude(h, "h")
@@ -251,7 +250,7 @@ def make_uncorrelated_errors(n_samples, n_members, *, scales=None, random_state=
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=2)
     check_scalar(n_members, "n_members", Integral, min_val=1, max_val=n_samples - 1)
-    rng = _random_state(random_state)
+    rng = check_random_state(random_state)
     A = rng.standard_normal((n_samples, n_members))
     A -= A.mean(axis=0)
     Q, _ = np.linalg.qr(A)  # columns orthonormal and orthogonal to the ones vector

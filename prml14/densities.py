@@ -14,9 +14,9 @@ from numbers import Integral
 import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import gammaln
-from sklearn.utils import check_random_state, check_scalar
+from sklearn.utils import check_scalar
 
-from ._validation import check_array, check_magnitude, check_simplex
+from ._validation import check_array, check_magnitude, check_random_state, check_simplex
 
 __all__ = [
     "gaussian_log_densities",
@@ -231,10 +231,7 @@ def sample_mixture(n_samples, weights, means, scales, family="gaussian", random_
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     if family not in _FAMILIES:
         raise ValueError(f"family must be one of {_FAMILIES}, got {family!r}")
-    try:
-        rng = check_random_state(random_state)
-    except ValueError as error:  # numpy's "Seed must be between 0 and 2**32 - 1"
-        raise ValueError(f"random_state: {error}") from error
+    rng = check_random_state(random_state)
     weights = check_simplex(weights)
     means_arr = check_array(means, ensure_2d=False, dtype=np.float64, input_name="means")
     D = 1 if means_arr.ndim == 1 else means_arr.shape[1]

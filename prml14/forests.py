@@ -105,14 +105,12 @@ def out_of_bag_prediction(predictions, oob_mask):
     TypeError
         If ``oob_mask`` is not boolean or numeric.
     ValueError
-        If the shapes disagree, or ``oob_mask`` has no True entry (no point is out of bag).
+        If the shapes disagree.
     """
     Y = check_array(predictions, ensure_2d=False, allow_nd=True, input_name="predictions")
     if np.asarray(oob_mask).dtype.kind not in "biuf":
         raise TypeError(f"oob_mask must hold booleans, got dtype {np.asarray(oob_mask).dtype}")
     mask = check_array(oob_mask, dtype=bool, input_name="oob_mask")
-    if not mask.any():
-        raise ValueError("oob_mask has no True entry: no point is out of bag, nothing to average")
     if Y.ndim not in (2, 3) or Y.shape[:2] != mask.shape:
         raise ValueError(
             f"predictions must have shape (n_samples, n_members[, n_out]) matching oob_mask "

@@ -31,8 +31,8 @@ from sklearn.utils.validation import (
 )
 
 from ._equations import implements
-from ._validation import check_array, check_magnitude, check_number
-from .bagging import _random_state, out_of_bag_mask
+from ._validation import check_array, check_magnitude, check_number, check_random_state
+from .bagging import out_of_bag_mask
 from .trees import TREE_LEAF
 
 __all__ = [
@@ -138,7 +138,7 @@ def permutation_indices(n_samples, n_repeats=5, random_state=None):
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     check_scalar(n_repeats, "n_repeats", Integral, min_val=1)
-    seed = _random_state(random_state).randint(np.iinfo(np.int32).max + 1)
+    seed = check_random_state(random_state).randint(np.iinfo(np.int32).max + 1)
     rng = np.random.RandomState(seed)
     shuffled, composed = np.arange(n_samples), np.arange(n_samples)
     out = np.empty((n_repeats, n_samples), dtype=np.intp)

@@ -61,12 +61,13 @@ def test_classifier_weight_edges_and_bad_input():
     assert classifier_weight(0.5) == 0.0
     assert classifier_weight(0.1) == pytest.approx(np.log(9))
     assert np.isfinite(classifier_weight(1e-300))
-    # α = ±inf at ε = 0 (a perfect learner) and ε = 1: refused, as is anything outside [0, 1]
-    for eps in (0.0, 1.0, 1.5, [0.2, 0.0]):
-        with pytest.raises(ValueError, match="eps must be a weighted error rate in"):
+    # the limits: α = +inf at ε = 0 (a perfect learner) and −inf at ε = 1, without a warning
+    assert classifier_weight(0.0) == np.inf and classifier_weight(1.0) == -np.inf
+    np.testing.assert_array_equal(classifier_weight([0.2, 0.0])[1:], [np.inf])
+    assert samme_classifier_weight(0.0, 3) == np.inf
+    for eps in (1.5, -0.1, np.nan, [0.2, 1.1]):
+        with pytest.raises(ValueError, match="eps must"):
             classifier_weight(eps)
-    with pytest.raises(ValueError, match="eps"):
-        samme_classifier_weight(0.0, 3)
 
 
 @pytest.mark.equation("14.18", "14.22", "14.24")

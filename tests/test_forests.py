@@ -475,8 +475,9 @@ def test_permutation_importance_reuses_leaves_bit_for_bit(friedman, n_jobs):
 def test_core_functions_refuse_bad_arguments_by_name():
     with pytest.raises(TypeError, match="oob_mask must hold booleans"):
         out_of_bag_prediction(np.zeros((2, 3)), np.full((2, 3), "a", dtype=object))
-    with pytest.raises(ValueError, match="oob_mask has no True entry"):
-        out_of_bag_prediction(np.zeros((2, 3)), np.zeros((2, 3), dtype=bool))
+    # no point out of bag: NaN everywhere, as documented (no member can predict it)
+    prediction, count = out_of_bag_prediction(np.zeros((2, 3)), np.zeros((2, 3), dtype=bool))
+    assert np.isnan(prediction).all() and np.all(count == 0)
     with pytest.raises(TypeError, match="n_features"):
         mean_decrease_in_impurity([], 2.5)
     X, y = np.arange(12.0).reshape(6, 2), np.arange(6.0)

@@ -75,6 +75,8 @@ ESTIMATORS = public_estimators()
 # Functions whose documented result is not finite for some valid inputs: (value, why).
 DOCUMENTED_NON_FINITE = {
     "exponential_risk_minimiser": ("inf", "half the log-odds (14.28) is ±inf where p is 0 or 1"),
+    "classifier_weight": ("inf", "α = ln((1 − ε)/ε) (14.17) is ±inf at ε = 0 and ε = 1"),
+    "samme_classifier_weight": ("inf", "α of (B.8) is ±inf at ε = 0 and ε = 1"),
     "out_of_bag_prediction": (
         "nan",
         "NaN marks a point that no member left out: it has no out-of-bag prediction",

@@ -841,8 +841,10 @@ def test_linear_core_functions_refuse_mismatched_or_overflowing_arguments():
     # the M-step's π is only on the simplex if each row of γ sums to one
     with pytest.raises(ValueError, match="gamma must hold responsibilities, each row summing"):
         m_step_linear(Phi, t, np.hstack([gamma, gamma[:, :1]]))
-    with pytest.raises(ValueError, match="gamma must hold responsibilities, each row summing"):
-        weighted_least_squares(Phi, t, 2 * gamma)
+    # (14.42) alone needs only non-negative weights: scaling γ leaves every w_k unchanged
+    np.testing.assert_allclose(
+        weighted_least_squares(Phi, t, 2 * gamma), weighted_least_squares(Phi, t, gamma)
+    )
     A, b = weighted_normal_equations(Phi, t, gamma)
     with pytest.raises(ValueError, match=r"b must have shape \(n_components, n_basis\)"):
         solve_normal_equations(A, b[:2])

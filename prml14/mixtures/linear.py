@@ -491,7 +491,8 @@ def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     t : array-like of shape (n_samples,)
         The targets.
     gamma : array-like of shape (n_samples, n_components)
-        The responsibilities, each row summing to one (refused otherwise).
+        The responsibilities (any non-negative weights: (14.42) does not need rows summing to
+        one).
     W_old : array-like of shape (n_components, n_basis), default=None
         The previous weights, kept by components that have lost every point.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -504,7 +505,7 @@ def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     """
     Phi, t = check_data(Phi, t)
     sample_weight = check_weights(sample_weight, len(t))
-    R = weigh(_check_posteriors(gamma, len(t)), sample_weight)
+    R = weigh(check_responsibilities(gamma, len(t)), sample_weight)
     total = len(t) if sample_weight is None else sample_weight.sum()
     return _least_squares(Phi, t, R, W_old, total)
 

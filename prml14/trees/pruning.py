@@ -30,10 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import KFold, StratifiedKFold
-from sklearn.utils import check_random_state
 
 from .._equations import implements
-from .._validation import as_float, check_array, check_number
+from .._validation import as_float, check_array, check_number, check_random_state
 
 __all__ = [
     "pruning_costs",
@@ -312,10 +311,7 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
     if not isinstance(n_lambdas, (int, np.integer)) or n_lambdas < 1:
         raise ValueError(f"n_lambdas must be a positive integer, got {n_lambdas!r}")
     X, y = _check_cv_data(X, y, is_classifier(estimator))
-    try:
-        check_random_state(random_state)
-    except ValueError as error:
-        raise ValueError(f"random_state: {error}") from error
+    check_random_state(random_state)
     base = clone(estimator).set_params(ccp_lambda=0.0)
     full = clone(base).fit(X, y)
     path = weakest_link_path(full.tree_, _estimator_costs(full, full.tree_))
