@@ -36,7 +36,7 @@ from ._equations import implements
 from ._numerics import DEAD_FRACTION, log_softmax, normalise_log
 from ._validation import as_float
 from .conditional_mixture import conditional_mixture_density, log_conditional_mixture_density
-from .irls import weighted_logistic_irls, weighted_softmax_irls
+from .irls import _logistic_irls_batch, weighted_softmax_irls
 from .mixtures import (
     linear_component_log_densities,
     logistic_component_log_probs,
@@ -348,8 +348,11 @@ def logistic_experts_m_step(Phi, t, gamma, W, *, sample_weight=None, l2=0.0, max
     """
     R, total = _weighted(gamma, sample_weight)
     W = np.array(W, dtype=float, copy=True)
-    for k in np.flatnonzero(R.sum(axis=0) > DEAD_FRACTION * total):  # experts, not samples
-        W[k] = weighted_logistic_irls(Phi, t, R[:, k], W[k], l2=l2, max_iter=max_iter)[0]
+    alive = np.flatnonzero(R.sum(axis=0) > DEAD_FRACTION * total)  # the others keep W[k]
+    if len(alive):  # the Newton steps of all the live experts together
+        W[alive] = _logistic_irls_batch(
+            Phi, t, R[:, alive], W[alive], l2=l2, max_iter=max_iter, check_input=True
+        )[0]
     return W
 
 

@@ -36,7 +36,8 @@ import numpy as np
 from sklearn.utils import check_scalar
 
 from ._equations import implements
-from ._numerics import expit, log_expit, log_softmax, softmax, softplus
+from ._logistic_newton import _newton_direction, logistic_newton
+from ._numerics import expit, log_expit, log_softmax, softmax
 from ._validation import as_float, check_array
 
 __all__ = [
@@ -167,24 +168,6 @@ def weighted_logistic_objective(w, Phi, t, weights, l2=0.0):
     return float(ll - 0.5 * l2 * np.dot(w, w))
 
 
-def _newton_direction(H, g):
-    """Solve H d = g by Cholesky, adding a growing jitter if H is not (numerically) positive
-    definite."""
-    m = H.shape[0]
-    scale = max(np.trace(H) / m, 1.0)
-    jitter = 0.0
-    for _ in range(20):
-        try:
-            L = np.linalg.cholesky(H + jitter * np.eye(m))
-        except np.linalg.LinAlgError:
-            jitter = 1e-10 * scale if jitter == 0.0 else 10.0 * jitter
-            continue
-        z = np.linalg.solve(L, g)  # triangular systems are small (n_basis × n_basis)
-        return np.linalg.solve(L.T, z)
-    # Should not happen: the jitter has reached 1e9 × scale. Fall back to a gradient step.
-    return g / (jitter or 1.0)
-
-
 def weighted_logistic_irls(
     Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100, tol=1e-8, check_input=True
 ):
@@ -252,58 +235,23 @@ def weighted_logistic_irls(
     w = np.zeros(m) if w_init is None else np.array(w_init, dtype=float, copy=True)
     if w.shape != (m,):
         raise ValueError(f"w_init must have shape (n_basis,) = ({m},), got {w.shape}")
-    # The loop fuses (14.51), (14.52) and the objective around one product a = Φw per step
-    # (same formulas as q_gradient / q_negative_hessian / weighted_logistic_objective, which
-    # the tests compare against); ln σ(a)·t + ln σ(−a)·(1 − t) = t·a + ln σ(−a).
-    eye = np.eye(m)
+    W, n_iter, converged = _logistic_irls_batch(
+        Phi, t, weights[:, None], w[None], l2=l2, max_iter=max_iter, tol=tol
+    )
+    return W[0], int(n_iter[0]), bool(converged[0])
 
-    def objective(a, w_):
-        return float(np.dot(weights, t * a - softplus(a)) - 0.5 * l2 * np.dot(w_, w_))
 
-    a = Phi @ w
-    obj = objective(a, w)
-    converged = False
-    n_iter = 0
-    for step_number in range(1, max_iter + 1):
-        n_iter = step_number
-        y = expit(a)
-        g = Phi.T @ (weights * (t - y)) - l2 * w  # (14.51) minus the penalty's gradient
-        s_n = weights * y * (1.0 - y)
-        H = (Phi * s_n[:, None]).T @ Phi + l2 * eye  # (14.52) plus l2 I
-        step = _newton_direction(H, g)
-        if not np.all(np.isfinite(step)):
-            break
-        d = Phi @ step
-        alpha, improved = 1.0, False
-        for _ in range(31):
-            w_new, a_new = w + alpha * step, a + alpha * d
-            obj_new = objective(a_new, w_new)
-            # a full step may leave L unchanged at machine precision; a halved one must increase it
-            if obj_new > obj or (alpha == 1.0 and obj_new == obj):
-                improved = True
-                break
-            alpha *= 0.5
-        if not improved:
-            # No step increases L at machine precision. That is convergence only if the Newton
-            # step is also small; on separable data (l2 = 0) L creeps towards its supremum 0
-            # while H becomes singular and the step huge: not converged.
-            small_step = np.max(np.abs(step), initial=0.0) <= np.sqrt(tol) * (
-                1.0 + np.max(np.abs(w), initial=0.0)
-            )
-            converged = bool(small_step)
-            break
-        delta = np.max(np.abs(w_new - w), initial=0.0)
-        w, a, obj = w_new, a_new, obj_new
-        if delta <= tol * (1.0 + np.max(np.abs(w), initial=0.0)):
-            converged = True
-            break
-    if converged and l2 == 0.0 and weights.sum() > 0:
-        # Separation: the optimum lies at infinity, yet the iterates can "converge" numerically
-        # once every weighted prediction has saturated (the Hessian then vanishes). Report it.
-        y = expit(Phi @ w)
-        if np.dot(weights, y * (1.0 - y)) <= 1e-8 * weights.sum():
-            converged = False
-    return w, n_iter, converged
+def _logistic_irls_batch(Phi, t, R, W, *, l2=0.0, max_iter=100, tol=1e-8, check_input=False):
+    """:func:`weighted_logistic_irls` for the K columns of R at once (starts W[k]); returns W,
+    n_iter and converged, one per component (``prml14._logistic_newton.logistic_newton``).
+    ``check_input`` runs the checks of :func:`weighted_logistic_irls` on every column of R."""
+    if check_input:
+        R = check_array(R, dtype=np.float64, input_name="weights (gamma)")
+        for r in R.T:
+            Phi, t, _ = _check_irls_inputs(Phi, t, r)
+        check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
+        check_scalar(max_iter, "max_iter", Integral, min_val=1)
+    return logistic_newton(Phi, t, R, W, l2=l2, max_iter=max_iter, tol=tol)
 
 
 # --- Softmax (multinomial) IRLS with soft targets: the gate M-step of the mixtures of experts ---
