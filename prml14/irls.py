@@ -305,26 +305,29 @@ def _penalty_mask(n_basis, n_free):
     return mask
 
 
+def _softmax_penalty(W, l2):
+    return 0.5 * l2 * np.sum((_penalty_mask(W.shape[0], W.shape[1] - 1) * W[:, 1:]) ** 2)
+
+
 def _softmax_objective(Phi, T, W, weights, l2):
     log_y = log_softmax(Phi @ W, axis=1)
-    penalty = 0.5 * l2 * np.sum((_penalty_mask(W.shape[0], W.shape[1] - 1) * W[:, 1:]) ** 2)
-    return float(np.sum(weights[:, None] * T * log_y) - penalty)
+    return float(np.sum(weights[:, None] * T * log_y) - _softmax_penalty(W, l2))
 
 
-def _softmax_gradient(Phi, T, W, weights, l2):
-    Y = softmax(Phi @ W, axis=1)
+def _softmax_gradient(Phi, T, W, weights, l2, Y=None):
+    Y = softmax(Phi @ W, axis=1) if Y is None else Y
     grad = Phi.T @ (weights[:, None] * (T - Y))[:, 1:]
     return grad - l2 * _penalty_mask(*grad.shape) * W[:, 1:]
 
 
-def _softmax_negative_hessian(Phi, W, weights, l2):
-    Y = softmax(Phi @ W, axis=1)[:, 1:]
+def _softmax_negative_hessian(Phi, W, weights, l2, Y=None):
+    Y = (softmax(Phi @ W, axis=1) if Y is None else Y)[:, 1:]
     n_free, m = Y.shape[1], Phi.shape[1]
-    H = np.empty((n_free * m, n_free * m))
-    for k in range(n_free):  # (K−1)K/2 blocks ΦᵀDΦ, each with an N×M temporary
+    H, PhiT = np.empty((n_free * m, n_free * m)), np.ascontiguousarray(Phi.T)
+    for k in range(n_free):  # (K−1)K/2 blocks ΦᵀDΦ, each with an M×N temporary
         for j in range(k, n_free):
             s = weights * Y[:, k] * (float(k == j) - Y[:, j])
-            block = (Phi * s[:, None]).T @ Phi
+            block = (PhiT * s) @ Phi
             H[k * m : (k + 1) * m, j * m : (j + 1) * m] = block
             H[j * m : (j + 1) * m, k * m : (k + 1) * m] = block.T
     return H + np.diag(l2 * _penalty_mask(m, n_free).T.ravel())
@@ -468,10 +471,17 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
     check_scalar(tol, "tol", Real, min_val=0, max_val=np.inf, include_boundaries="neither")
     m, n_free = Phi.shape[1], T.shape[1] - 1
     threshold = tol * max(1.0, float(weights.sum()))
-    objective = _softmax_objective(Phi, T, W, weights, l2)
+    WT = weights[:, None] * T
+
+    def objective_at(W):  # _softmax_objective, and ln y for the next step's y (one softmax)
+        log_y = log_softmax(Phi @ W, axis=1)
+        return float(np.vdot(WT, log_y) - _softmax_penalty(W, l2)), log_y
+
+    objective, log_y = objective_at(W)
     for n_iter in range(int(max_iter) + 1):
-        g = _softmax_gradient(Phi, T, W, weights, l2).T.ravel()
-        d = _newton_direction(_softmax_negative_hessian(Phi, W, weights, l2), g)
+        Y = np.exp(log_y)
+        g = _softmax_gradient(Phi, T, W, weights, l2, Y).T.ravel()
+        d = _newton_direction(_softmax_negative_hessian(Phi, W, weights, l2, Y), g)
         if not np.all(np.isfinite(d)):
             return W, n_iter, False
         if 0.5 * float(g @ d) <= threshold:
@@ -482,11 +492,11 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
         step[:, 1:] = d.reshape(n_free, m).T
         for _ in range(40):  # step halving: accept only a non-decreasing objective
             candidate = W + step
-            new_objective = _softmax_objective(Phi, T, candidate, weights, l2)
+            new_objective, new_log_y = objective_at(candidate)
             if new_objective >= objective:
                 break
             step *= 0.5
         else:
             return W, n_iter, True  # no step increases the objective: numerically at the optimum
-        W, objective = candidate, new_objective
+        W, objective, log_y = candidate, new_objective, new_log_y
     return W, int(max_iter), False  # pragma: no cover  (the loop always returns)
