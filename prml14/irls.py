@@ -38,7 +38,7 @@ from sklearn.utils import check_scalar
 from ._equations import implements
 from ._logistic_newton import _newton_direction, logistic_newton
 from ._numerics import expit, log_expit, log_softmax, softmax
-from ._validation import as_float, check_array
+from ._validation import as_float, check_array, check_magnitude
 
 __all__ = [
     "q_gradient",
@@ -48,20 +48,23 @@ __all__ = [
 ]
 
 
-def _check_design(Phi):
+def _check_design(Phi, limit=1e150):
     if np.ndim(Phi) != 2:
         raise ValueError(
             "Phi must be a 2-D design matrix of shape (n_samples, n_basis), "
             f"got shape {np.shape(Phi)}"
         )
-    return check_array(Phi, dtype=np.float64, input_name="Phi")
+    Phi = check_array(Phi, dtype=np.float64, input_name="Phi")
+    check_magnitude(Phi, "Phi", limit)  # beyond 1e150, Φw and the Hessian ΦᵀDΦ overflow
+    return Phi
 
 
 def _check_irls_inputs(Phi, t, weights):
     Phi = _check_design(Phi)
     n = Phi.shape[0]
     t = check_array(t, ensure_2d=False, dtype=np.float64, input_name="t")
-    weights = check_array(weights, ensure_2d=False, dtype=np.float64, input_name="weights")
+    # the weights are called gamma in q_gradient and q_negative_hessian: name both
+    weights = check_array(weights, ensure_2d=False, dtype=np.float64, input_name="weights (gamma)")
     if t.shape != (n,):
         raise ValueError(f"t must have shape (n_samples,) = ({n},), got {t.shape}")
     if weights.shape != (n,):
@@ -79,6 +82,7 @@ def _check_w(w, n_basis):
     w = as_float(w, "w")
     if w.shape != (n_basis,):
         raise ValueError(f"w must have shape (n_basis,) = ({n_basis},), got {w.shape}")
+    check_magnitude(w, "w")  # beyond 1e150, ‖w‖² overflows
     return w
 
 
@@ -226,6 +230,12 @@ def weighted_logistic_irls(
         Newton steps taken.
     converged : bool
         Whether the stopping rule was met (False on separable data with ``l2 = 0``).
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, NaN or infinite entries, negative weights, targets
+        outside [0, 1], or entries of Phi beyond 1e150 in magnitude (rescale Phi).
     """
     if check_input:
         Phi, t, weights = _check_irls_inputs(Phi, t, weights)
@@ -271,8 +281,9 @@ __all__ += [
 ]
 
 
-def _check_softmax_problem(Phi, T, weights, W):
-    Phi = _check_design(Phi)
+def _check_softmax_problem(Phi, T, weights, W, W_name="W"):
+    # no magnitude refusal here yet: gate_m_step passes its Phi_gate, and the error would name Phi
+    Phi = _check_design(Phi, limit=np.inf)
     T = check_array(T, dtype=np.float64, input_name="T")
     if T.shape[0] != Phi.shape[0] or T.shape[1] < 2:
         raise ValueError(
@@ -290,12 +301,13 @@ def _check_softmax_problem(Phi, T, weights, W):
                 "weights must be finite and non-negative with shape (n_samples,) = "
                 f"({Phi.shape[0]},)"
             )
-    W = np.zeros((Phi.shape[1], T.shape[1])) if W is None else np.array(W, dtype=float)
-    if W.shape != (Phi.shape[1], T.shape[1]) or not np.all(np.isfinite(W)):
+    W = np.zeros((Phi.shape[1], T.shape[1])) if W is None else as_float(W, W_name)
+    if W.shape != (Phi.shape[1], T.shape[1]):
         raise ValueError(
-            "W must be finite with shape (n_basis, n_classes) = "
+            f"{W_name} must have shape (n_basis, n_classes) = "
             f"{(Phi.shape[1], T.shape[1])}, got {W.shape}"
         )
+    check_magnitude(W, W_name)  # beyond 1e150, the penalty's squares overflow
     return Phi, T, weights, W - W[:, [0]]
 
 
@@ -417,7 +429,11 @@ def softmax_q_negative_hessian(Phi, W, weights=None, *, l2=0.0):
         The negative Hessian, (K − 1) × (K − 1) blocks of size M × M.
     """
     W = as_float(W, "W")
-    uniform = np.full((np.shape(Phi)[0], W.shape[-1]), 1.0 / W.shape[-1]) if W.ndim == 2 else W
+    if W.ndim != 2 or W.shape[1] < 2:
+        raise ValueError(
+            f"W must have shape (n_basis, n_classes) with n_classes >= 2, got {W.shape}"
+        )
+    uniform = np.full((np.shape(Phi)[0], W.shape[1]), 1.0 / W.shape[1])
     Phi, _, weights, W = _check_softmax_problem(Phi, uniform, weights, W)
     return _softmax_negative_hessian(Phi, W, weights, l2)
 
@@ -465,7 +481,7 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
     converged : bool
         Whether the stopping rule was met (False on separable data with ``l2 = 0``).
     """
-    Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W_init)
+    Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W_init, "W_init")
     check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
     check_scalar(max_iter, "max_iter", Integral, min_val=0)
     check_scalar(tol, "tol", Real, min_val=0, max_val=np.inf, include_boundaries="neither")

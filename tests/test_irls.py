@@ -253,3 +253,13 @@ def test_irls_keeps_the_objective_non_decreasing_step_by_step():
         current = weighted_logistic_objective(w, Phi, t, r, l2=1e-3)
         assert current >= previous - 1e-12 * abs(previous)
         previous = current
+
+
+def test_refusals_name_the_argument():
+    Phi, t, gamma, w = _problem(2)
+    with pytest.raises(ValueError, match=r"\bgamma\b"):
+        q_gradient(w, Phi, t, np.where(gamma > 0.5, np.nan, gamma))
+    with pytest.raises(ValueError, match="rescale Phi"):
+        weighted_logistic_irls(Phi * 1e200, t, gamma)
+    with pytest.raises(ValueError, match="rescale w"):
+        weighted_logistic_objective(w * 1e200, Phi, t, gamma)

@@ -845,3 +845,14 @@ def test_em_log_likelihood_never_decreases_logistic_many_blocks_weighted():
         m.fit(X, y, sample_weight=weights)
     h = m.log_likelihood_history_
     assert np.all(np.diff(h) >= -1e-10 * np.abs(h[1:]))
+
+
+def test_logistic_core_refusals_name_the_argument():
+    Phi, t, pi, W = logistic_params(7)
+    gamma = responsibilities_logistic(Phi, t, pi, W)
+    with pytest.raises(ValueError, match="Z must be non-negative"):
+        complete_data_log_likelihood_logistic(Phi, t, -gamma, pi, W)
+    with pytest.raises(ValueError, match=r"gamma must have shape"):
+        expected_complete_data_log_likelihood_logistic(Phi, t, gamma[:, :2], pi, W)
+    with pytest.raises(ValueError, match="gamma .* must have a positive sum"):
+        m_step_logistic(Phi, t, np.zeros_like(gamma))

@@ -14,7 +14,7 @@ import numpy as np
 from .._equations import implements
 from .._logistic_newton import _softplus_into
 from .._numerics import DEAD_FRACTION, expit, log_or_minus_inf, normalise_log, softplus
-from .._validation import as_float, check_simplex
+from .._validation import Axes, as_float, check_simplex
 from ..irls import _logistic_irls_batch
 from ._base import (
     check_coef,
@@ -172,9 +172,22 @@ def complete_data_log_likelihood_logistic(Phi, t, Z, pi, W):
     -------
     float
         Terms with z_nk = 0 contribute 0 even where π_k = 0.
+
+    Raises
+    ------
+    ValueError
+        If Z is negative somewhere or its shape is not (n_samples, n_components).
     """
-    Z = as_float(Z, "Z")
-    log_joint = _log_joint(Phi, t, pi, W)
+    return _complete_data(Phi, t, Z, pi, W, "Z")
+
+
+def _complete_data(Phi, t, Z, pi, W, name):
+    """Σ_n Σ_k Z_nk ln{π_k p(t_n | k)}, with Z (called ``name``) checked against Phi and W."""
+    Phi, t = check_data(Phi, t)
+    W = check_coef(W, Phi.shape[1])
+    axes = Axes(n_samples=len(t), n_components=len(W))
+    Z = axes.array(Z, name, ("n_samples", "n_components"), non_negative=True)
+    log_joint = log_pi(pi, W.shape[0]) + _log_probs(Phi, t, W)
     return float(np.sum(np.where(Z > 0, Z * log_joint, 0.0)))
 
 
@@ -248,7 +261,7 @@ def expected_complete_data_log_likelihood_logistic(Phi, t, gamma, pi, W):
     float
         Q.
     """
-    return complete_data_log_likelihood_logistic(Phi, t, gamma, pi, W)
+    return _complete_data(Phi, t, gamma, pi, W, "gamma")
 
 
 @implements("14.50", "14.51", "14.52")
@@ -310,6 +323,11 @@ def m_step_logistic(
     converged : ndarray of shape (n_components,)
         Whether each IRLS fit converged (True for a component without points); only if
         ``return_n_iter``.
+
+    Raises
+    ------
+    ValueError
+        If the responsibilities (times the sample weights) sum to zero: no point counts.
     """
     if check_input:
         Phi, t = check_data(Phi, t)
@@ -324,6 +342,8 @@ def m_step_logistic(
         raise ValueError(f"W_old must have one row per column of gamma ({K}), got {W.shape[0]}")
     N_k = np.ascontiguousarray(R.T).sum(axis=1)  # faster than R.sum(axis=0)
     total = float(N_k.sum())
+    if not total > 0:
+        raise ValueError("gamma (times sample_weight) must have a positive sum: no point counts")
     n_iter, converged = np.zeros(K, dtype=int), np.ones(K, dtype=bool)
     alive = np.flatnonzero(N_k > DEAD_FRACTION * total)
     if len(alive):  # the Newton steps of all the live components together
