@@ -285,7 +285,9 @@ def m_step_logistic(
     warm-started at ``W_old``). The steps never decrease this objective, so even an IRLS fit
     stopped after ``max_newton_steps`` is a generalised M-step: EM's objective (the
     log-likelihood minus the fixed penalty) never decreases. A component with
-    Σ_n s_n γ_nk <= 1e-10 Σ_n s_n keeps ``W_old[k]`` (zeros if None).
+    Σ_n s_n γ_nk <= 1e-10 Σ_n s_n keeps ``W_old[k]`` (zeros if None). The Newton steps of the
+    live components are computed together (one pass over the samples per step, one batched
+    solve); each component's iterates are those of ``weighted_logistic_irls`` run on it alone.
 
     Parameters
     ----------
