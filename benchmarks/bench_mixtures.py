@@ -34,7 +34,6 @@ from sklearn.linear_model import LinearRegression, LogisticRegression
 from threadpoolctl import threadpool_limits
 
 import prml14.experts_core
-import prml14.mixtures.logistic
 from prml14 import (
     MixtureOfLinearRegressions,
     MixtureOfLogisticRegressions,
@@ -170,11 +169,12 @@ def sklearn_m_step(kind, X, t, gamma):
 
 def count_newton_steps(model, Phi, t, params):
     """Newton (IRLS) steps of the M-step of one EM iteration (logistic components or gates)."""
+    if isinstance(model, _MixtureAdapter) and model.kind == "logistic":
+        gamma, _ = model.e_step(Phi, t, params)  # the M-step reports its steps per component
+        n_iter = m_step_logistic(Phi, t, gamma, params[1], return_n_iter=True)[2]
+        return int(n_iter.sum())
     steps = []
-    patched = [
-        (prml14.mixtures.logistic, "weighted_logistic_irls"),
-        (prml14.experts_core, "weighted_softmax_irls"),
-    ]
+    patched = [(prml14.experts_core, "weighted_softmax_irls")]
     originals = [getattr(module, name) for module, name in patched]
 
     def counting(original):

@@ -36,7 +36,7 @@ from ._equations import implements
 from ._numerics import DEAD_FRACTION, log_softmax, normalise_log
 from ._validation import Axes, as_float, check_number
 from .conditional_mixture import _log_mixture_density, _mixture_density
-from .irls import weighted_logistic_irls, weighted_softmax_irls
+from .irls import _logistic_irls_batch, weighted_softmax_irls
 from .mixtures import (
     logistic_component_log_probs,
     solve_normal_equations,
@@ -439,8 +439,11 @@ def logistic_experts_m_step(Phi, t, gamma, W, *, sample_weight=None, l2=0.0, max
     Phi, t, R, total, W, _ = _check_experts(Phi, t, gamma, W, sample_weight, l2)
     _check_start(W, "W")
     W = np.array(W, dtype=float, copy=True)
-    for k in np.flatnonzero(R.sum(axis=0) > DEAD_FRACTION * total):  # experts, not samples
-        W[k] = weighted_logistic_irls(Phi, t, R[:, k], W[k], l2=l2, max_iter=max_iter)[0]
+    alive = np.flatnonzero(R.sum(axis=0) > DEAD_FRACTION * total)  # the others keep W[k]
+    if len(alive):  # the Newton steps of all the live experts together
+        W[alive] = _logistic_irls_batch(
+            Phi, t, R[:, alive], W[alive], l2=l2, max_iter=max_iter, check_input=True
+        )[0]
     return W
 
 
@@ -526,7 +529,7 @@ def gate_m_step(Phi_gate, T, V, *, sample_weight=None, l2=0.0, max_iter=10):
         entry, or V has entries beyond 1e150 in magnitude.
     """
     axes = Axes()
-    Phi_gate = axes.array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"))
+    Phi_gate = axes.array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"), max_magnitude=1e150)
     T = axes.array(T, "T", ("n_samples", "n_children"), non_negative=True)
     V = axes.array(V, "V", ("n_basis", "n_children"))
     _check_start(V, "V")
@@ -573,7 +576,7 @@ def hierarchical_gates_m_step(
         The new gates, in the layout of ``gate_coefs``.
     """
     axes = Axes()
-    Phi_gate = axes.array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"))
+    Phi_gate = axes.array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"), max_magnitude=1e150)
     gate_coefs, axes.sizes["n_leaves"] = _check_gate_coefs(gate_coefs, Phi_gate.shape[1])
     gamma = axes.array(gamma, "gamma", ("n_samples", "n_leaves"), non_negative=True)
     check_number(l2, "l2", low=0.0)

@@ -36,8 +36,9 @@ import numpy as np
 from sklearn.utils import check_scalar
 
 from ._equations import implements
-from ._numerics import expit, log_expit, log_softmax, softmax, softplus
-from ._validation import as_float, check_array
+from ._logistic_newton import _newton_direction, logistic_newton
+from ._numerics import expit, log_expit, log_softmax, softmax
+from ._validation import as_float, check_array, check_magnitude
 
 __all__ = [
     "q_gradient",
@@ -53,14 +54,17 @@ def _check_design(Phi):
             "Phi must be a 2-D design matrix of shape (n_samples, n_basis), "
             f"got shape {np.shape(Phi)}"
         )
-    return check_array(Phi, dtype=np.float64, input_name="Phi")
+    Phi = check_array(Phi, dtype=np.float64, input_name="Phi")
+    check_magnitude(Phi, "Phi")  # beyond 1e150, Φw and the Hessian ΦᵀDΦ overflow
+    return Phi
 
 
 def _check_irls_inputs(Phi, t, weights):
     Phi = _check_design(Phi)
     n = Phi.shape[0]
     t = check_array(t, ensure_2d=False, dtype=np.float64, input_name="t")
-    weights = check_array(weights, ensure_2d=False, dtype=np.float64, input_name="weights")
+    # the weights are called gamma in q_gradient and q_negative_hessian: name both
+    weights = check_array(weights, ensure_2d=False, dtype=np.float64, input_name="weights (gamma)")
     if t.shape != (n,):
         raise ValueError(f"t must have shape (n_samples,) = ({n},), got {t.shape}")
     if weights.shape != (n,):
@@ -78,6 +82,7 @@ def _check_w(w, n_basis):
     w = as_float(w, "w")
     if w.shape != (n_basis,):
         raise ValueError(f"w must have shape (n_basis,) = ({n_basis},), got {w.shape}")
+    check_magnitude(w, "w")  # beyond 1e150, ‖w‖² overflows
     return w
 
 
@@ -167,24 +172,6 @@ def weighted_logistic_objective(w, Phi, t, weights, l2=0.0):
     return float(ll - 0.5 * l2 * np.dot(w, w))
 
 
-def _newton_direction(H, g):
-    """Solve H d = g by Cholesky, adding a growing jitter if H is not (numerically) positive
-    definite."""
-    m = H.shape[0]
-    scale = max(np.trace(H) / m, 1.0)
-    jitter = 0.0
-    for _ in range(20):
-        try:
-            L = np.linalg.cholesky(H + jitter * np.eye(m))
-        except np.linalg.LinAlgError:
-            jitter = 1e-10 * scale if jitter == 0.0 else 10.0 * jitter
-            continue
-        z = np.linalg.solve(L, g)  # triangular systems are small (n_basis × n_basis)
-        return np.linalg.solve(L.T, z)
-    # Should not happen: the jitter has reached 1e9 × scale. Fall back to a gradient step.
-    return g / (jitter or 1.0)
-
-
 def weighted_logistic_irls(
     Phi, t, weights, w_init=None, *, l2=0.0, max_iter=100, tol=1e-8, check_input=True
 ):
@@ -243,6 +230,12 @@ def weighted_logistic_irls(
         Newton steps taken.
     converged : bool
         Whether the stopping rule was met (False on separable data with ``l2 = 0``).
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, NaN or infinite entries, negative weights, targets
+        outside [0, 1], or entries of Phi beyond 1e150 in magnitude (rescale Phi).
     """
     if check_input:
         Phi, t, weights = _check_irls_inputs(Phi, t, weights)
@@ -252,58 +245,23 @@ def weighted_logistic_irls(
     w = np.zeros(m) if w_init is None else np.array(w_init, dtype=float, copy=True)
     if w.shape != (m,):
         raise ValueError(f"w_init must have shape (n_basis,) = ({m},), got {w.shape}")
-    # The loop fuses (14.51), (14.52) and the objective around one product a = Φw per step
-    # (same formulas as q_gradient / q_negative_hessian / weighted_logistic_objective, which
-    # the tests compare against); ln σ(a)·t + ln σ(−a)·(1 − t) = t·a + ln σ(−a).
-    eye = np.eye(m)
+    W, n_iter, converged = _logistic_irls_batch(
+        Phi, t, weights[:, None], w[None], l2=l2, max_iter=max_iter, tol=tol
+    )
+    return W[0], int(n_iter[0]), bool(converged[0])
 
-    def objective(a, w_):
-        return float(np.dot(weights, t * a - softplus(a)) - 0.5 * l2 * np.dot(w_, w_))
 
-    a = Phi @ w
-    obj = objective(a, w)
-    converged = False
-    n_iter = 0
-    for step_number in range(1, max_iter + 1):
-        n_iter = step_number
-        y = expit(a)
-        g = Phi.T @ (weights * (t - y)) - l2 * w  # (14.51) minus the penalty's gradient
-        s_n = weights * y * (1.0 - y)
-        H = (Phi * s_n[:, None]).T @ Phi + l2 * eye  # (14.52) plus l2 I
-        step = _newton_direction(H, g)
-        if not np.all(np.isfinite(step)):
-            break
-        d = Phi @ step
-        alpha, improved = 1.0, False
-        for _ in range(31):
-            w_new, a_new = w + alpha * step, a + alpha * d
-            obj_new = objective(a_new, w_new)
-            # a full step may leave L unchanged at machine precision; a halved one must increase it
-            if obj_new > obj or (alpha == 1.0 and obj_new == obj):
-                improved = True
-                break
-            alpha *= 0.5
-        if not improved:
-            # No step increases L at machine precision. That is convergence only if the Newton
-            # step is also small; on separable data (l2 = 0) L creeps towards its supremum 0
-            # while H becomes singular and the step huge: not converged.
-            small_step = np.max(np.abs(step), initial=0.0) <= np.sqrt(tol) * (
-                1.0 + np.max(np.abs(w), initial=0.0)
-            )
-            converged = bool(small_step)
-            break
-        delta = np.max(np.abs(w_new - w), initial=0.0)
-        w, a, obj = w_new, a_new, obj_new
-        if delta <= tol * (1.0 + np.max(np.abs(w), initial=0.0)):
-            converged = True
-            break
-    if converged and l2 == 0.0 and weights.sum() > 0:
-        # Separation: the optimum lies at infinity, yet the iterates can "converge" numerically
-        # once every weighted prediction has saturated (the Hessian then vanishes). Report it.
-        y = expit(Phi @ w)
-        if np.dot(weights, y * (1.0 - y)) <= 1e-8 * weights.sum():
-            converged = False
-    return w, n_iter, converged
+def _logistic_irls_batch(Phi, t, R, W, *, l2=0.0, max_iter=100, tol=1e-8, check_input=False):
+    """:func:`weighted_logistic_irls` for the K columns of R at once (starts W[k]); returns W,
+    n_iter and converged, one per component (``prml14._logistic_newton.logistic_newton``).
+    ``check_input`` runs the checks of :func:`weighted_logistic_irls` on every column of R."""
+    if check_input:
+        R = check_array(R, dtype=np.float64, input_name="weights (gamma)")
+        for r in R.T:
+            Phi, t, _ = _check_irls_inputs(Phi, t, r)
+        check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
+        check_scalar(max_iter, "max_iter", Integral, min_val=1)
+    return logistic_newton(Phi, t, R, W, l2=l2, max_iter=max_iter, tol=tol)
 
 
 # --- Softmax (multinomial) IRLS with soft targets: the gate M-step of the mixtures of experts ---
@@ -323,7 +281,7 @@ __all__ += [
 ]
 
 
-def _check_softmax_problem(Phi, T, weights, W):
+def _check_softmax_problem(Phi, T, weights, W, W_name="W"):
     Phi = _check_design(Phi)
     T = check_array(T, dtype=np.float64, input_name="T")
     if T.shape[0] != Phi.shape[0] or T.shape[1] < 2:
@@ -342,12 +300,13 @@ def _check_softmax_problem(Phi, T, weights, W):
                 "weights must be finite and non-negative with shape (n_samples,) = "
                 f"({Phi.shape[0]},)"
             )
-    W = np.zeros((Phi.shape[1], T.shape[1])) if W is None else np.array(W, dtype=float)
-    if W.shape != (Phi.shape[1], T.shape[1]) or not np.all(np.isfinite(W)):
+    W = np.zeros((Phi.shape[1], T.shape[1])) if W is None else as_float(W, W_name)
+    if W.shape != (Phi.shape[1], T.shape[1]):
         raise ValueError(
-            "W must be finite with shape (n_basis, n_classes) = "
+            f"{W_name} must have shape (n_basis, n_classes) = "
             f"{(Phi.shape[1], T.shape[1])}, got {W.shape}"
         )
+    check_magnitude(W, W_name)  # beyond 1e150, the penalty's squares overflow
     return Phi, T, weights, W - W[:, [0]]
 
 
@@ -357,26 +316,29 @@ def _penalty_mask(n_basis, n_free):
     return mask
 
 
+def _softmax_penalty(W, l2):
+    return 0.5 * l2 * np.sum((_penalty_mask(W.shape[0], W.shape[1] - 1) * W[:, 1:]) ** 2)
+
+
 def _softmax_objective(Phi, T, W, weights, l2):
     log_y = log_softmax(Phi @ W, axis=1)
-    penalty = 0.5 * l2 * np.sum((_penalty_mask(W.shape[0], W.shape[1] - 1) * W[:, 1:]) ** 2)
-    return float(np.sum(weights[:, None] * T * log_y) - penalty)
+    return float(np.sum(weights[:, None] * T * log_y) - _softmax_penalty(W, l2))
 
 
-def _softmax_gradient(Phi, T, W, weights, l2):
-    Y = softmax(Phi @ W, axis=1)
+def _softmax_gradient(Phi, T, W, weights, l2, Y=None):
+    Y = softmax(Phi @ W, axis=1) if Y is None else Y
     grad = Phi.T @ (weights[:, None] * (T - Y))[:, 1:]
     return grad - l2 * _penalty_mask(*grad.shape) * W[:, 1:]
 
 
-def _softmax_negative_hessian(Phi, W, weights, l2):
-    Y = softmax(Phi @ W, axis=1)[:, 1:]
+def _softmax_negative_hessian(Phi, W, weights, l2, Y=None):
+    Y = (softmax(Phi @ W, axis=1) if Y is None else Y)[:, 1:]
     n_free, m = Y.shape[1], Phi.shape[1]
-    H = np.empty((n_free * m, n_free * m))
-    for k in range(n_free):  # (K−1)K/2 blocks ΦᵀDΦ, each with an N×M temporary
+    H, PhiT = np.empty((n_free * m, n_free * m)), np.ascontiguousarray(Phi.T)
+    for k in range(n_free):  # (K−1)K/2 blocks ΦᵀDΦ, each with an M×N temporary
         for j in range(k, n_free):
             s = weights * Y[:, k] * (float(k == j) - Y[:, j])
-            block = (Phi * s[:, None]).T @ Phi
+            block = (PhiT * s) @ Phi
             H[k * m : (k + 1) * m, j * m : (j + 1) * m] = block
             H[j * m : (j + 1) * m, k * m : (k + 1) * m] = block.T
     return H + np.diag(l2 * _penalty_mask(m, n_free).T.ravel())
@@ -466,7 +428,11 @@ def softmax_q_negative_hessian(Phi, W, weights=None, *, l2=0.0):
         The negative Hessian, (K − 1) × (K − 1) blocks of size M × M.
     """
     W = as_float(W, "W")
-    uniform = np.full((np.shape(Phi)[0], W.shape[-1]), 1.0 / W.shape[-1]) if W.ndim == 2 else W
+    if W.ndim != 2 or W.shape[1] < 2:
+        raise ValueError(
+            f"W must have shape (n_basis, n_classes) with n_classes >= 2, got {W.shape}"
+        )
+    uniform = np.full((np.shape(Phi)[0], W.shape[1]), 1.0 / W.shape[1])
     Phi, _, weights, W = _check_softmax_problem(Phi, uniform, weights, W)
     return _softmax_negative_hessian(Phi, W, weights, l2)
 
@@ -514,16 +480,23 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
     converged : bool
         Whether the stopping rule was met (False on separable data with ``l2 = 0``).
     """
-    Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W_init)
+    Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W_init, "W_init")
     check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
     check_scalar(max_iter, "max_iter", Integral, min_val=0)
     check_scalar(tol, "tol", Real, min_val=0, max_val=np.inf, include_boundaries="neither")
     m, n_free = Phi.shape[1], T.shape[1] - 1
     threshold = tol * max(1.0, float(weights.sum()))
-    objective = _softmax_objective(Phi, T, W, weights, l2)
+    WT = weights[:, None] * T
+
+    def objective_at(W):  # _softmax_objective, and ln y for the next step's y (one softmax)
+        log_y = log_softmax(Phi @ W, axis=1)
+        return float(np.vdot(WT, log_y) - _softmax_penalty(W, l2)), log_y
+
+    objective, log_y = objective_at(W)
     for n_iter in range(int(max_iter) + 1):
-        g = _softmax_gradient(Phi, T, W, weights, l2).T.ravel()
-        d = _newton_direction(_softmax_negative_hessian(Phi, W, weights, l2), g)
+        Y = np.exp(log_y)
+        g = _softmax_gradient(Phi, T, W, weights, l2, Y).T.ravel()
+        d = _newton_direction(_softmax_negative_hessian(Phi, W, weights, l2, Y), g)
         if not np.all(np.isfinite(d)):
             return W, n_iter, False
         if 0.5 * float(g @ d) <= threshold:
@@ -534,11 +507,11 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
         step[:, 1:] = d.reshape(n_free, m).T
         for _ in range(40):  # step halving: accept only a non-decreasing objective
             candidate = W + step
-            new_objective = _softmax_objective(Phi, T, candidate, weights, l2)
+            new_objective, new_log_y = objective_at(candidate)
             if new_objective >= objective:
                 break
             step *= 0.5
         else:
             return W, n_iter, True  # no step increases the objective: numerically at the optimum
-        W, objective = candidate, new_objective
+        W, objective, log_y = candidate, new_objective, new_log_y
     return W, int(max_iter), False  # pragma: no cover  (the loop always returns)

@@ -245,7 +245,8 @@ def check_function_case(name, func, ctx, target, kind):
         )
     if target is None:
         return
-    positive = target in NON_NEGATIVE and (target != "w" or np.ndim(kwargs["w"]) == 1)
+    # w: sample weights of shape (n_samples,), but coefficients (of any sign) elsewhere
+    positive = target in NON_NEGATIVE and (target != "w" or "n_samples" in specs.get("w", ""))
     if kind == "negative" and positive:
         raise AssertionError(f"{name} accepted a negative {target}")
     if kind == "extra_column" and _shared_last_axis(target, specs, unperturbed):

@@ -2,12 +2,14 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
+from prml14.experts_core import logistic_experts_m_step
 from prml14.irls import (
     q_gradient,
     q_negative_hessian,
     weighted_logistic_irls,
     weighted_logistic_objective,
 )
+from prml14.mixtures import m_step_logistic
 
 
 def _problem(seed=0, n=60, m=3):
@@ -193,3 +195,71 @@ def test_bias_is_penalised_so_a_one_class_component_stays_finite():
     w, _, converged = weighted_logistic_irls(Phi, t, gamma, l2=1e-2)
     assert converged and 0 < w[0] < 20
     np.testing.assert_allclose(q_gradient(w, Phi, t, gamma) - 1e-2 * w, 0.0, atol=1e-8)
+
+
+def _batch_problem(n=20_000, seed=3):
+    """Four components over more samples than one block of the batched solver: a dead one (no
+    responsibility), and one whose weighted points are linearly separable."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    Phi = np.hstack([np.ones((n, 1)), X])
+    t = (rng.uniform(size=n) < 1 / (1 + np.exp(-(0.5 + X[:, 0] - X[:, 1])))).astype(float)
+    corner = X[:, 0] > 1.0
+    t[corner] = (X[corner, 1] > 0).astype(float)  # separable where component 2 is responsible
+    gamma = rng.dirichlet(np.ones(4), size=n)
+    gamma[:, 1] = 0.0
+    gamma[:, 2] = np.where(corner, gamma[:, 2], 0.0)
+    return Phi, t, gamma, rng.uniform(0.5, 2.0, size=n), 0.1 * rng.normal(size=(4, 3))
+
+
+@pytest.mark.equation("14.51", "14.52")
+@pytest.mark.parametrize("l2", [0.0, 0.1])
+def test_m_step_solves_its_components_together_as_if_one_at_a_time(l2):
+    Phi, t, gamma, weights, W_old = _batch_problem()
+    kwargs = {"sample_weight": weights, "l2": l2, "max_newton_steps": 30, "return_n_iter": True}
+    _, W, n_iter, converged = m_step_logistic(Phi, t, gamma, W_old, **kwargs)
+    for k in (0, 2, 3):
+        w, n, c = weighted_logistic_irls(
+            Phi, t, weights * gamma[:, k], W_old[k], l2=l2, max_iter=30
+        )
+        np.testing.assert_allclose(W[k], w, rtol=1e-12, atol=1e-12)
+        assert (n_iter[k], converged[k]) == (n, c)
+    assert np.array_equal(W[1], W_old[1]) and n_iter[1] == 0 and converged[1]  # dead: kept
+    assert converged[2] == (l2 > 0)  # separable: no finite optimum without the penalty
+    assert converged[[0, 3]].all()
+
+
+@pytest.mark.equation("14.51", "14.52")
+def test_logistic_experts_m_step_equals_one_irls_per_expert():
+    Phi, t, gamma, weights, W_old = _batch_problem(n=9000, seed=4)
+    W = logistic_experts_m_step(Phi, t, gamma, W_old, sample_weight=weights, l2=0.01, max_iter=4)
+    for k in (0, 2, 3):
+        w, _, _ = weighted_logistic_irls(
+            Phi, t, weights * gamma[:, k], W_old[k], l2=0.01, max_iter=4
+        )
+        np.testing.assert_allclose(W[k], w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(W[1], W_old[1])
+
+
+def test_irls_keeps_the_objective_non_decreasing_step_by_step():
+    # the batched engine halves each component's step on its own: one Newton step at a time
+    # from a poor start never lowers the penalised objective
+    Phi, t, gamma, weights, W_old = _batch_problem(n=9000, seed=5)
+    r = weights * gamma[:, 0]
+    w = 5.0 * np.ones(3)
+    previous = weighted_logistic_objective(w, Phi, t, r, l2=1e-3)
+    for _ in range(8):
+        w, _, _ = weighted_logistic_irls(Phi, t, r, w, l2=1e-3, max_iter=1)
+        current = weighted_logistic_objective(w, Phi, t, r, l2=1e-3)
+        assert current >= previous - 1e-12 * abs(previous)
+        previous = current
+
+
+def test_refusals_name_the_argument():
+    Phi, t, gamma, w = _problem(2)
+    with pytest.raises(ValueError, match=r"\bgamma\b"):
+        q_gradient(w, Phi, t, np.where(gamma > 0.5, np.nan, gamma))
+    with pytest.raises(ValueError, match="rescale Phi"):
+        weighted_logistic_irls(Phi * 1e200, t, gamma)
+    with pytest.raises(ValueError, match="rescale w"):
+        weighted_logistic_objective(w * 1e200, Phi, t, gamma)

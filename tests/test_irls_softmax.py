@@ -151,7 +151,7 @@ def test_zero_weight_samples_are_ignored():
         ),
         (
             dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), W_init=np.zeros((3, 2))),
-            "W must be finite with shape",
+            "W_init must have shape",
         ),
         (dict(Phi=np.zeros((5, 2)), T=np.full((5, 2), 0.5), l2=-1.0), "l2 == -1.0, must be >= 0"),
         (

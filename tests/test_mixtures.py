@@ -851,3 +851,41 @@ def test_linear_core_functions_refuse_mismatched_or_overflowing_arguments():
     with pytest.raises(ValueError, match="A must not contain NaN"):
         solve_normal_equations(np.where(A > 0, np.nan, A), b)
     np.testing.assert_array_equal(solve_normal_equations(A[:0], b[:0]), b[:0])
+
+
+@pytest.mark.equation("14.48")
+def test_responsibilities_logistic_over_many_blocks_match_the_direct_formula():
+    # the E-step runs in blocks of samples; compare with ln π_k + ln p(t_n | k) normalised
+    Phi, t, pi, W = logistic_params(6, n=20_000, k=3)
+    pi = np.array([0.5, 0.0, 0.5])  # ln 0 = −inf: that component gets no responsibility
+    gamma, log_lik = responsibilities_logistic(Phi, t, pi, W, return_log_likelihood=True)
+    a = Phi @ W.T
+    with np.errstate(divide="ignore"):
+        log_joint = np.log(pi) + t[:, None] * a - np.logaddexp(0.0, a)
+    log_p = np.logaddexp.reduce(log_joint, axis=1)
+    np.testing.assert_allclose(gamma, np.exp(log_joint - log_p[:, None]), rtol=1e-12, atol=1e-15)
+    assert log_lik == pytest.approx(log_p.sum(), rel=1e-12)
+
+
+@pytest.mark.equation("14.46")
+def test_em_log_likelihood_never_decreases_logistic_many_blocks_weighted():
+    # more samples than one block of the batched Newton solver, sample weights, no penalty
+    X, y = two_logistic(n=20_000, seed=11)
+    weights = np.random.default_rng(11).uniform(0, 2, size=len(y))
+    m = MixtureOfLogisticRegressions(3, max_iter=12, tol=0.0, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        m.fit(X, y, sample_weight=weights)
+    h = m.log_likelihood_history_
+    assert np.all(np.diff(h) >= -1e-10 * np.abs(h[1:]))
+
+
+def test_logistic_core_refusals_name_the_argument():
+    Phi, t, pi, W = logistic_params(7)
+    gamma = responsibilities_logistic(Phi, t, pi, W)
+    with pytest.raises(ValueError, match="Z must be non-negative"):
+        complete_data_log_likelihood_logistic(Phi, t, -gamma, pi, W)
+    with pytest.raises(ValueError, match=r"gamma must have shape"):
+        expected_complete_data_log_likelihood_logistic(Phi, t, gamma[:, :2], pi, W)
+    with pytest.raises(ValueError, match="gamma .* must have a positive sum"):
+        m_step_logistic(Phi, t, np.zeros_like(gamma))

@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._equations import implements
+from .._logistic_newton import _softplus_into
 from .._numerics import DEAD_FRACTION, expit, log_or_minus_inf, normalise_log, softplus
-from .._validation import as_float, check_simplex
-from ..irls import weighted_logistic_irls
+from .._validation import Axes, as_float, check_simplex
+from ..irls import _logistic_irls_batch
 from ._base import (
     check_coef,
     check_data,
@@ -41,12 +42,37 @@ def _log_probs(Phi, t, W):
     return t[:, None] * a - softplus(a)  # t ln σ(a) + (1 − t) ln σ(−a) = t a − ln(1 + e^a)
 
 
-def _log_joint(Phi, t, pi, W, check_input=True):
-    if not check_input:
-        return log_or_minus_inf(pi) + _log_probs(Phi, t, W)
+def _log_joint(Phi, t, pi, W):
     Phi, t = check_data(Phi, t)
     W = check_coef(W, Phi.shape[1])
     return log_pi(pi, W.shape[0]) + _log_probs(Phi, t, W)
+
+
+def _posterior(Phi, t, log_pi, W, size=8192):
+    """normalise_log(ln π_k + ln p(t_n | k)) computed block by block, components first inside a
+    block (reductions over K along contiguous rows; small work arrays reused, no (N, K)
+    temporaries): the responsibilities (14.48) and ln p(t_n | θ)."""
+    gamma, log_p = np.empty((len(t), len(W))), np.empty(len(t))
+    work = {}
+    for start in range(0, len(t), size):
+        sl = slice(start, start + size)
+        Phi_b, t_b = Phi[sl], t[sl]
+        if len(t_b) not in work:
+            work[len(t_b)] = (np.empty((len(W), len(t_b))), np.empty((len(W), len(t_b))))
+        out, scratch = work[len(t_b)]
+        A = W @ Phi_b.T
+        _softplus_into(A, out, scratch)
+        A *= t_b  # t a − ln(1 + e^a) = t ln σ(a) + (1 − t) ln σ(−a)
+        A -= out
+        A += log_pi[:, None]
+        m = A.max(axis=0)
+        m = np.where(np.isfinite(m), m, 0.0)
+        np.exp(np.subtract(A, m, out=A), out=A)
+        total = A.sum(axis=0)
+        gamma[sl] = (A / total).T
+        with np.errstate(divide="ignore"):
+            log_p[sl] = m + np.log(total)
+    return gamma, log_p
 
 
 def logistic_component_log_probs(Phi, t, W):
@@ -146,9 +172,22 @@ def complete_data_log_likelihood_logistic(Phi, t, Z, pi, W):
     -------
     float
         Terms with z_nk = 0 contribute 0 even where π_k = 0.
+
+    Raises
+    ------
+    ValueError
+        If Z is negative somewhere or its shape is not (n_samples, n_components).
     """
-    Z = as_float(Z, "Z")
-    log_joint = _log_joint(Phi, t, pi, W)
+    return _complete_data(Phi, t, Z, pi, W, "Z")
+
+
+def _complete_data(Phi, t, Z, pi, W, name):
+    """Σ_n Σ_k Z_nk ln{π_k p(t_n | k)}, with Z (called ``name``) checked against Phi and W."""
+    Phi, t = check_data(Phi, t)
+    W = check_coef(W, Phi.shape[1])
+    axes = Axes(n_samples=len(t), n_components=len(W))
+    Z = axes.array(Z, name, ("n_samples", "n_components"), non_negative=True)
+    log_joint = log_pi(pi, W.shape[0]) + _log_probs(Phi, t, W)
     return float(np.sum(np.where(Z > 0, Z * log_joint, 0.0)))
 
 
@@ -187,7 +226,12 @@ def responsibilities_logistic(
     log_likelihood : float
         Only if ``return_log_likelihood``.
     """
-    gamma, log_p = normalise_log(_log_joint(Phi, t, pi, W, check_input))
+    if check_input:
+        Phi, t = check_data(Phi, t)
+        W = check_coef(W, Phi.shape[1])
+        gamma, log_p = _posterior(Phi, t, log_pi(pi, W.shape[0]), W)
+    else:
+        gamma, log_p = _posterior(Phi, t, log_or_minus_inf(pi), W)
     if not return_log_likelihood:
         return gamma
     if check_input:
@@ -217,7 +261,7 @@ def expected_complete_data_log_likelihood_logistic(Phi, t, gamma, pi, W):
     float
         Q.
     """
-    return complete_data_log_likelihood_logistic(Phi, t, gamma, pi, W)
+    return _complete_data(Phi, t, gamma, pi, W, "gamma")
 
 
 @implements("14.50", "14.51", "14.52")
@@ -241,7 +285,9 @@ def m_step_logistic(
     warm-started at ``W_old``). The steps never decrease this objective, so even an IRLS fit
     stopped after ``max_newton_steps`` is a generalised M-step: EM's objective (the
     log-likelihood minus the fixed penalty) never decreases. A component with
-    Σ_n s_n γ_nk <= 1e-10 Σ_n s_n keeps ``W_old[k]`` (zeros if None).
+    Σ_n s_n γ_nk <= 1e-10 Σ_n s_n keeps ``W_old[k]`` (zeros if None). The Newton steps of the
+    live components are computed together (one pass over the samples per step, one batched
+    solve); each component's iterates are those of ``weighted_logistic_irls`` run on it alone.
 
     Parameters
     ----------
@@ -279,6 +325,11 @@ def m_step_logistic(
     converged : ndarray of shape (n_components,)
         Whether each IRLS fit converged (True for a component without points); only if
         ``return_n_iter``.
+
+    Raises
+    ------
+    ValueError
+        If the responsibilities (times the sample weights) sum to zero: no point counts.
     """
     if check_input:
         Phi, t = check_data(Phi, t)
@@ -291,12 +342,16 @@ def m_step_logistic(
         W = check_coef(W, M)
     if W.shape[0] != K:
         raise ValueError(f"W_old must have one row per column of gamma ({K}), got {W.shape[0]}")
-    N_k = R.sum(axis=0)
+    N_k = np.ascontiguousarray(R.T).sum(axis=1)  # faster than R.sum(axis=0)
     total = float(N_k.sum())
+    if not total > 0:
+        raise ValueError("gamma (times sample_weight) must have a positive sum: no point counts")
     n_iter, converged = np.zeros(K, dtype=int), np.ones(K, dtype=bool)
-    for k in np.flatnonzero(N_k > DEAD_FRACTION * total):  # a loop over components, not samples
-        W[k], n_iter[k], converged[k] = weighted_logistic_irls(
-            Phi, t, R[:, k], W[k], l2=l2, max_iter=max_newton_steps, check_input=check_input
+    alive = np.flatnonzero(N_k > DEAD_FRACTION * total)
+    if len(alive):  # the Newton steps of all the live components together
+        R = R if len(alive) == K else R[:, alive]
+        W[alive], n_iter[alive], converged[alive] = _logistic_irls_batch(
+            Phi, t, R, W[alive], l2=l2, max_iter=max_newton_steps, check_input=check_input
         )
     pi = N_k / total
     return (pi, W, n_iter, converged) if return_n_iter else (pi, W)
