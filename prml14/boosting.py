@@ -513,10 +513,14 @@ def exponential_weight_update_from_mistakes(w, alpha, miss):
     Raises
     ------
     ValueError
-        As :func:`update_weights`.
+        Naming the argument, if w or miss is invalid as in :func:`weighted_misclassification`,
+        α_m is not finite, or a new weight overflows.
     """
     alpha = _check_alpha(alpha)
-    return np.exp(-alpha / 2) * update_weights(w, alpha, miss)
+    w, miss = _mistakes(w, miss, log=False)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = w * np.exp(alpha * (miss - 0.5))  # one exponential: exp(±α/2)
+    return _finite(out, f"w exp(alpha (I_n - 1/2)) overflows for alpha = {alpha:.4g}")
 
 
 # --- K classes: SAMME, (B.8)-(B.9) ----------------------------------------------------
