@@ -24,6 +24,7 @@ class _Recorder:
         self._n = 0
         self._nodes = []  # per level: value, impurity, counts, weights, depth
         self._splits = []  # per level: parents, left ids, right ids, features, thresholds
+        self.leaf = None  # the leaf of every training sample, if the split finder records it
 
     def add_nodes(self, sums, counts, depth):
         """Append nodes with the summed statistics ``sums`` (n_stats, m) and sample ``counts``.

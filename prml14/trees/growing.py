@@ -76,6 +76,7 @@ def grow_tree(
     splitter="exact",
     max_bins=255,
     check_input=True,
+    return_leaves=False,
 ):
     """Grow a binary tree greedily, level by level, from per-sample statistics.
 
@@ -122,11 +123,16 @@ def grow_tree(
         Check X and ``statistics``. The estimators, which validate their data in ``fit`` and
         make the statistics themselves, pass False: X must then be a finite float64 array
         (or binned or sorted features) and ``statistics`` a float64 array of the right shape.
+    return_leaves : bool, default=False
+        Also return the leaf of every training sample (the histogram finder records them as it
+        grows; otherwise the tree is applied to X).
 
     Returns
     -------
-    Tree
+    tree : Tree
         Node values, impurities (per unit weight) and weights as the criterion defines them.
+    leaves : ndarray of int of shape (n_samples,)
+        The node id of the leaf every sample of X falls in (only if ``return_leaves``).
 
     Raises
     ------
@@ -182,4 +188,12 @@ def grow_tree(
         max_features,
         check_random_state(random_state),
     )
-    return recorder.tree()
+    tree = recorder.tree()
+    if not return_leaves:
+        return tree
+    leaves = recorder.leaf
+    if leaves is None:  # the exact finder: apply the tree to the (unsorted) features
+        if isinstance(X, SortedFeatures):
+            X = X.unsorted()
+        leaves = tree.apply(X)
+    return tree, leaves

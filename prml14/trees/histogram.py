@@ -194,12 +194,22 @@ def _children_histograms(
     return out
 
 
+def _set_leaves(leaf, rows, nodes):
+    """``leaf[rows] = nodes`` (``rows`` None: all the rows)."""
+    if rows is None:
+        leaf[:] = nodes
+    else:
+        leaf[rows] = nodes
+
+
 def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease, n_feat, rng):
-    """Grow a tree on binned features from ``stats`` (n_stats, N) into ``recorder``."""
+    """Grow a tree on binned features from ``stats`` (n_stats, N) into ``recorder``; the leaf of
+    every row goes to ``recorder.leaf``."""
     crit = recorder.criterion
     codes = binned.codes
     N, D = codes.shape
-    codes_flat = binned._codes_t.ravel()  # feature-major: value (n, j) at j·N + n
+    codes_t = binned._codes_t
+    codes_flat = codes_t.ravel()  # feature-major: value (n, j) at j·N + n
     B = binned.n_bins
     cells = D * B
     thresholds = np.full((D, max(B - 1, 1)), np.nan)
@@ -214,6 +224,17 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     w_all = crit.node_weight(stats)
     positive = (w_all > 0).astype(float) if np.any(w_all <= 0) else None
 
+    # the children's sums of a cut: the scanned channels from the histogram (exact for
+    # integer class counts; for real-valued statistics up to the order of summation), the
+    # weight from the counts when it is the same for every sample, the others from the rows
+    n_stats = stats.shape[0]
+    from_hist = wc is not None or np.array_equal(chan, np.rint(chan))
+    hist_ch = scan_ch if from_hist else []
+    implied_w = unit_weight is not None
+    row_ch = np.setdiff1d(np.arange(n_stats), hist_ch + ([wc] if implied_w else []))
+    row_stats = stats[row_ch]
+    leaf = np.zeros(N, dtype=np.intp)  # the leaf of every row
+    recorder.leaf = leaf
     ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
     W_root = W[0]
     if not splittable[0]:
@@ -221,7 +242,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     n_chan = len(scan_ch) + 1 + (positive is not None)
 
     def scan(h):
-        """Best bin (first of the ties) and its score for every node and feature of ``h``."""
+        """Best bin (first of the ties), its score, and the channels' sums left of it and in
+        the node, for every node and feature of ``h``."""
         left = np.cumsum(h, axis=3)
         right = left[:, :, :1, -1:] - left  # the node's total minus the left sums
         cnt_l, cnt_r = left[cnt_ch], right[cnt_ch]
@@ -231,8 +253,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             WL, WR = left[n_score], right[n_score]
         else:
             WL, WR = left[:n_score].sum(axis=0), right[:n_score].sum(axis=0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            score = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (S, D, B)
+        with np.errstate(divide="ignore", invalid="ignore"):  # (it may overwrite its inputs)
+            score = crit.split_score(left[:n_score].copy(), right[:n_score], WL, WR)
         # a cut right after a non-empty bin, with enough samples (and weight) on each side
         invalid = (h[cnt_ch] == 0) | (cnt_l < msl) | (cnt_r < msl)
         if positive is not None:
@@ -241,9 +263,11 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             invalid |= (WL < mwl) | (WR < mwl)
         np.copyto(score, -np.inf, where=invalid)
         bb = np.argmax(score, axis=2)  # (S, D)
-        return bb, np.take_along_axis(score, bb[:, :, None], axis=2)[:, :, 0].T
+        best = np.take_along_axis(score, bb[:, :, None], axis=2)[:, :, 0].T
+        sums = np.take_along_axis(left, bb[None, :, :, None], axis=3)[..., 0]  # (C, S, D)
+        return bb, best, sums, left[:, :, 0, -1]
 
-    rows = np.arange(N)
+    rows = None  # the active rows (None: all of them, at the root)
     local = np.zeros(N, dtype=np.intp)  # active node of every row of ``rows``
     hist = _histograms(binned, chan, None, None, 1, positive)
     seg_node, seg_imp, seg_W = ids[:1], imp[:1], W[:1]
@@ -254,6 +278,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         block = max(1, _MAX_CELLS // (n_chan * cells))
         best_bin = np.empty((S, D), dtype=np.intp)
         seg_best = np.empty((D, S))
+        left_sums = np.empty((n_chan, S, D))  # the channels' sums left of each best bin
+        node_sums = np.empty((n_chan, S))
         for lo in range(0, S, block):
             hi = min(S, lo + block)
             if hist is not None:
@@ -261,22 +287,38 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             else:  # too many nodes to keep their histograms: sum these nodes' rows
                 sel = (local >= lo) & (local < hi)
                 h = _histograms(binned, chan, rows[sel], local[sel] - lo, hi - lo, positive)
-            best_bin[lo:hi], seg_best[:, lo:hi] = scan(h.reshape(n_chan, hi - lo, D, B))
+            best_bin[lo:hi], seg_best[:, lo:hi], left_sums[:, lo:hi], node_sums[:, lo:hi] = scan(
+                h.reshape(n_chan, hi - lo, D, B)
+            )
         seg_best = _draw_features(seg_best, n_feat, rng)  # (D, S)
         best_f = np.argmax(seg_best, axis=0)  # ties: the lowest feature index
         found = np.isfinite(seg_best[best_f, np.arange(S)])
         best_b = best_bin[np.arange(S), best_f]
-        # children statistics from the rows (all statistics, not only the scanned ones)
-        goes_left = codes_flat[best_f[local] * N + rows] <= best_b[local]
+        # the children's sums: from the chosen feature's histogram for the scanned channels
+        # (and the counts), from the rows for the others
+        h_left = left_sums[:, np.arange(S), best_f]  # (C, S)
+        h_right = node_sums - h_left
+        cntL = np.rint(h_left[cnt_ch]).astype(np.intp)
+        cntR = np.rint(h_right[cnt_ch]).astype(np.intp)
+        L_sums, R_sums = np.empty((n_stats, S)), np.empty((n_stats, S))
+        L_sums[hist_ch], R_sums[hist_ch] = h_left[: len(hist_ch)], h_right[: len(hist_ch)]
+        if implied_w:
+            L_sums[wc], R_sums[wc] = unit_weight * cntL, unit_weight * cntR
+        if rows is None:  # the root
+            goes_left = codes_t[best_f[0]] <= best_b[0]
+        else:
+            goes_left = codes_flat[best_f[local] * N + rows] <= best_b[local]
         child = 2 * local + ~goes_left
-        LR = np.stack([np.bincount(child, weights=s[rows], minlength=2 * S) for s in stats])
-        L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
-        cnt = np.bincount(child, minlength=2 * S)
-        cntL, cntR = cnt[0::2], cnt[1::2]
+        if row_ch.size:
+            s_rows = row_stats if rows is None else row_stats[:, rows]
+            for i, c in enumerate(row_ch):
+                LR = np.bincount(child, weights=s_rows[i], minlength=2 * S)
+                L_sums[c], R_sums[c] = LR[0::2], LR[1::2]
         do_split = _decide(
             crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease
         )
         if not np.any(do_split):
+            _set_leaves(leaf, rows, seg_node[local])
             break
         sp = np.flatnonzero(do_split)
         k = sp.size
@@ -288,7 +330,11 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             np.concatenate([cntL[sp], cntR[sp]]),
             depth + 1,
         )
+        # the node id every row is in after this level (a row of an uncut node stays there)
+        node_of = np.repeat(seg_node, 2)
+        node_of[2 * sp], node_of[2 * sp + 1] = cids[:k], cids[k:]
         if not np.any(csplit):
+            _set_leaves(leaf, rows, node_of[child])
             break
         # the next level's nodes: the children that can be split, in the order (left s, right s)
         lsplit, rsplit = csplit[:k], csplit[k:]
@@ -297,7 +343,10 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         active = np.column_stack([lsplit[pair], rsplit[pair]]).ravel()
         kids = np.column_stack([2 * sp[pair], 2 * sp[pair] + 1]).ravel()[active]
         slot_of[kids] = np.arange(kids.size)
-        keep = slot_of[child] >= 0
+        slot = slot_of[child]
+        keep = slot >= 0
+        if rows is None:
+            rows = np.arange(N)
         if hist is not None and kids.size * n_chan * cells <= _MAX_CELLS:
             hist = _children_histograms(
                 hist,
@@ -315,7 +364,9 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             )
         else:
             hist = None
-        rows, local = rows[keep], slot_of[child[keep]]
+        done = ~keep
+        leaf[rows[done]] = node_of[child[done]]
+        rows, local = rows[keep], slot[keep]
         interleaved = np.column_stack([np.arange(k), np.arange(k) + k]).ravel()
         kid = interleaved[np.column_stack([lsplit, rsplit]).ravel()]
         seg_node, seg_imp, seg_W = cids[kid], cimp[kid], cW[kid]
