@@ -156,12 +156,14 @@ def _histograms(binned, chan, rows, local, n_nodes, count_only):
     D = codes_t.shape[0]
     n_out = len(chan) + 1 + (count_only is not None)
     out = np.empty((n_out, n_nodes, D, B))
-    weights = [c if rows is None else c[rows] for c in chan]
+    weights = list(chan if rows is None else np.take(chan, rows, axis=1))
     if count_only is not None:
-        weights.append(count_only if rows is None else count_only[rows])
-    base = None if rows is None else (local * B).astype(np.intp)
+        weights.append(count_only if rows is None else np.take(count_only, rows))
+    if rows is not None:  # one gather of the rows' codes (np.take: faster than indexing)
+        codes_t = np.take(codes_t, rows, axis=1)
+        base = local * B
     for j in range(D):
-        key = codes_t[j] if rows is None else codes_t[j, rows] + base
+        key = codes_t[j] if rows is None else codes_t[j] + base
         for i, w in enumerate(weights):
             o = i if i < len(chan) else n_out - 1
             out[o, :, j] = np.bincount(key, weights=w, minlength=n_nodes * B).reshape(n_nodes, B)
@@ -181,9 +183,15 @@ def _children_histograms(
     small = 2 * parents + (cntR[parents] < cntL[parents])
     small_idx = np.full(S2, -1, dtype=np.intp)
     small_idx[small] = np.arange(parents.size)
-    in_small = small_idx[child] >= 0
+    pair = np.take(small_idx, child)
+    in_small = pair >= 0  # (np.compress: faster than boolean indexing)
     hist_small = _histograms(
-        binned, chan, rows[in_small], small_idx[child[in_small]], parents.size, positive
+        binned,
+        chan,
+        np.compress(in_small, rows),
+        np.compress(in_small, pair),
+        parents.size,
+        positive,
     )
     hist_large = hist[:, parents] - hist_small
     pair_of_kid = np.repeat(np.arange(parents.size), 2)[active]
@@ -304,13 +312,17 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         L_sums[hist_ch], R_sums[hist_ch] = h_left[: len(hist_ch)], h_right[: len(hist_ch)]
         if implied_w:
             L_sums[wc], R_sums[wc] = unit_weight * cntL, unit_weight * cntR
+        # the child of every row: 2 s (left) or 2 s + 1 (right) of its node s (np.take and
+        # np.compress below: faster than indexing)
         if rows is None:  # the root
-            goes_left = codes_t[best_f[0]] <= best_b[0]
+            child = (codes_t[best_f[0]] > best_b[0]).astype(np.intp)
         else:
-            goes_left = codes_flat[best_f[local] * N + rows] <= best_b[local]
-        child = 2 * local + ~goes_left
+            at = np.take(best_f, local) * N
+            at += rows
+            child = 2 * local
+            child += np.take(codes_flat, at) > np.take(best_b, local)
         if row_ch.size:
-            s_rows = row_stats if rows is None else row_stats[:, rows]
+            s_rows = row_stats if rows is None else np.take(row_stats, rows, axis=1)
             for i, c in enumerate(row_ch):
                 LR = np.bincount(child, weights=s_rows[i], minlength=2 * S)
                 L_sums[c], R_sums[c] = LR[0::2], LR[1::2]
@@ -334,7 +346,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         node_of = np.repeat(seg_node, 2)
         node_of[2 * sp], node_of[2 * sp + 1] = cids[:k], cids[k:]
         if not np.any(csplit):
-            _set_leaves(leaf, rows, node_of[child])
+            _set_leaves(leaf, rows, np.take(node_of, child))
             break
         # the next level's nodes: the children that can be split, in the order (left s, right s)
         lsplit, rsplit = csplit[:k], csplit[k:]
@@ -343,7 +355,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         active = np.column_stack([lsplit[pair], rsplit[pair]]).ravel()
         kids = np.column_stack([2 * sp[pair], 2 * sp[pair] + 1]).ravel()[active]
         slot_of[kids] = np.arange(kids.size)
-        slot = slot_of[child]
+        slot = np.take(slot_of, child)
         keep = slot >= 0
         if rows is None:
             rows = np.arange(N)
@@ -364,9 +376,12 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             )
         else:
             hist = None
-        done = ~keep
-        leaf[rows[done]] = node_of[child[done]]
-        rows, local = rows[keep], slot[keep]
+        if not keep.all():
+            done = ~keep
+            leaf[np.compress(done, rows)] = np.take(node_of, np.compress(done, child))
+            rows, local = np.compress(keep, rows), np.compress(keep, slot)
+        else:
+            local = slot
         interleaved = np.column_stack([np.arange(k), np.arange(k) + k]).ravel()
         kid = interleaved[np.column_stack([lsplit, rsplit]).ravel()]
         seg_node, seg_imp, seg_W = cids[kid], cimp[kid], cW[kid]
