@@ -129,15 +129,21 @@ def bin_features(X, max_bins=255):
     dtype = np.uint8 if max_bins <= 256 else np.uint16
     codes = np.empty(X.shape, dtype=dtype)
     edges = []
-    for j in range(X.shape[1]):  # one pass per feature
-        col = X[:, j]
-        values = np.unique(col)
+    for j in range(X.shape[1]):  # one sort per feature
+        # the distinct values, the quantiles and the codes from the sorted column: a binary
+        # search for increasing values is several times faster than for values in any order
+        order = np.argsort(X[:, j])
+        xs = X[order, j]
+        distinct = np.empty(xs.size, dtype=bool)
+        distinct[0] = True
+        np.not_equal(xs[1:], xs[:-1], out=distinct[1:])
+        values = xs[distinct]
         if values.size <= max_bins:
             e = _midpoints(values[:-1], values[1:])
         else:
-            q = np.quantile(col, np.linspace(0, 1, max_bins + 1)[1:-1], method="midpoint")
+            q = np.quantile(xs, np.linspace(0, 1, max_bins + 1)[1:-1], method="midpoint")
             e = np.unique(q)
-        codes[:, j] = np.searchsorted(e, col, side="left")
+        codes[order, j] = np.searchsorted(e, xs, side="left")
         edges.append(e)
     return BinnedFeatures(codes, edges)
 
