@@ -330,7 +330,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         if row_ch.size:
             s_rows = row_stats if rows is None else np.take(row_stats, rows, axis=1)
             for i, c in enumerate(row_ch):
-                LR = np.bincount(child, weights=s_rows[i], minlength=2 * S)
+                LR = np.zeros(2 * S)
+                np.add.at(LR, child, s_rows[i])  # as np.bincount, faster
                 L_sums[c], R_sums[c] = LR[0::2], LR[1::2]
         do_split = _decide(
             crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease
