@@ -32,7 +32,10 @@ _MAX_TOTAL = 1e300
 
 def _check_statistics(statistics, criterion, n_samples):
     """The statistics as a float64 (n_stats, n_samples) C array, checked once per tree."""
-    stats = check_array(statistics, dtype=np.float64, input_name="statistics", order="C")
+    if type(statistics) is np.ndarray and statistics.dtype == np.float64 and statistics.ndim == 2:
+        stats = statistics  # (a boosting round's own statistics): NaN and inf are caught below
+    else:
+        stats = check_array(statistics, dtype=np.float64, input_name="statistics", order="C")
     if stats.shape[0] != n_samples:
         raise ValueError(
             "X and statistics have inconsistent numbers of samples: statistics must have one "
@@ -45,7 +48,9 @@ def _check_statistics(statistics, criterion, n_samples):
         )
     stats = np.ascontiguousarray(stats.T)
     # |a node's sum| <= n_samples * the largest |entry|: max and min need no temporary array
-    largest = np.maximum(stats.max(axis=1), -stats.min(axis=1))
+    largest = np.maximum(stats.max(axis=1), -stats.min(axis=1))  # NaN if there is a NaN
+    if not np.all(np.isfinite(largest)):
+        raise ValueError("statistics must not contain NaN or infinity")
     channels = list(criterion.score_channels)
     if np.any(largest > _MAX_TOTAL / n_samples) or np.any(
         largest[channels] > _MAX_SUM / n_samples
