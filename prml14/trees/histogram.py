@@ -153,30 +153,45 @@ def _histograms(binned, chan, rows, local, n_nodes, count_only):
 
     ``local``: the node of every row (``rows`` None: all the rows, in one node). The first
     channels are ``chan``; then the counts; then (if ``count_only`` is an array) the number of
-    positive-weight rows. One ``np.add.at`` per feature and channel over the rows' bin codes
-    (each cell adds its rows in their order, as ``np.bincount`` does, but faster); the counts of
-    all the rows are computed once per ``binned``.
+    positive-weight rows. One ``np.add.at`` per feature and pair of channels over the rows' bin
+    codes: each cell adds its rows in their order, as ``np.bincount`` does, but faster, and two
+    channels travel together as the real and imaginary parts of complex weights (complex
+    addition adds the parts separately, so the sums are the same). The counts of all the rows
+    are computed once per ``binned``.
     """
     codes_t = binned._codes_t
     B = binned.n_bins
     D = codes_t.shape[0]
     n_out = len(chan) + 1 + (count_only is not None)
-    out = np.zeros((n_out, D, n_nodes * B))  # feature-major while summing
-    weights = list(chan if rows is None else np.take(chan, rows, axis=1))
-    if count_only is not None:
-        weights.append(count_only if rows is None else np.take(count_only, rows))
+    # (output channel, weights) to sum; weights 1.0: the counts
+    sources = list(enumerate(chan if rows is None else np.take(chan, rows, axis=1)))
     if rows is not None:  # one gather of the rows' codes (np.take: faster than indexing)
         codes_t = np.take(codes_t, rows, axis=1)
         base = local * B
+        sources.append((len(chan), 1.0))
+    if count_only is not None:
+        sources.append((n_out - 1, count_only if rows is None else np.take(count_only, rows)))
+    sums = []  # (output channels, accumulator (D, n_nodes·B), weights)
+    for k in range(0, len(sources), 2):
+        (o, w), *rest = sources[k : k + 2]
+        if rest:
+            (o2, w2) = rest[0]
+            pair = np.empty(codes_t.shape[1], dtype=np.complex128)
+            pair.real, pair.imag = w, w2
+            sums.append(((o, o2), np.zeros((D, n_nodes * B), dtype=np.complex128), pair))
+        else:
+            sums.append(((o,), np.zeros((D, n_nodes * B)), w))
     for j in range(D):
         key = codes_t[j].astype(np.intp) if rows is None else codes_t[j] + base
-        for i, w in enumerate(weights):
-            np.add.at(out[i if i < len(chan) else n_out - 1, j], key, w)
-        if rows is not None:
-            np.add.at(out[len(chan), j], key, 1.0)
+        for _, acc, w in sums:
+            np.add.at(acc[j], key, w)
+    out = np.empty((n_out, n_nodes, D, B))
+    for o, acc, _ in sums:
+        parts = (acc.real, acc.imag) if len(o) == 2 else (acc,)
+        for oi, part in zip(o, parts, strict=True):
+            out[oi] = part.reshape(D, n_nodes, B).transpose(1, 0, 2)
     if rows is None:
-        out[len(chan)] = binned._root_counts
-    out = out.reshape(n_out, D, n_nodes, B).transpose(0, 2, 1, 3)
+        out[len(chan), 0] = binned._root_counts
     return out.reshape(n_out, n_nodes, D * B)
 
 
