@@ -3,20 +3,23 @@
 Each feature is binned once (:func:`bin_features`) into at most ``max_bins`` bins: between
 consecutive distinct values when there are at most ``max_bins`` of them, otherwise at quantiles
 of the data. A tree then grows level by level from per-node histograms: for every node of a
-level, the statistics are summed per feature and bin with one ``np.bincount`` over the samples
-of the level (the memory is statistics × nodes × features × bins, never samples × features per
-node), the bins are swept with a cumulative sum, and a cut after bin b sends ``x <= edge_b``
-left. Of the two children of a cut only the smaller one is summed from its samples; the other
-histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells are held at once: a
-level with more nodes is scanned in blocks, each summed from its own samples. The finder suits
-shallow trees (boosting); deep trees have many small nodes whose histograms are mostly empty,
-and the exact finder grows them faster.
+level, the statistics are summed per feature and bin with one ``np.add.at`` per feature over
+the samples of the level (the memory is statistics × nodes × features × bins, never samples ×
+features per node), the bins are swept with a cumulative sum, and a cut after bin b sends
+``x <= edge_b`` left. The sums of the chosen cut's children are read from the same cumulative
+sums (the statistics the split score does not read, such as Σwt², are summed from the
+samples). Of the two children of a cut only the smaller one is summed from its samples; the
+other histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells are held at
+once: a level with more nodes is scanned in blocks, each summed from its own samples. The
+grower records the leaf of every training sample, so boosting need not apply the tree to its
+own training data. The finder suits shallow trees (boosting); deep trees have many small nodes
+whose histograms are mostly empty, and the exact finder grows them faster.
 
 When no feature has more than ``max_bins`` distinct values the histogram finder makes the same
 cuts as the exact finder (:mod:`prml14.trees.exact`): the same features, the same partition of
 the training samples and the same tree; only the thresholds can differ, since an edge is fixed
 by the whole data set, not by the node's own values (both lie between the same two consecutive
-training values of the node).
+training values of the node), and the node sums, which are added in another order.
 """
 
 from __future__ import annotations
