@@ -168,8 +168,7 @@ def _histograms(binned, chan, rows, local, n_nodes, count_only):
     n_out = len(chan) + 1 + (count_only is not None)
     # (output channel, weights) to sum; weights 1.0: the counts
     sources = list(enumerate(chan if rows is None else np.take(chan, rows, axis=1)))
-    if rows is not None:  # one gather of the rows' codes (np.take: faster than indexing)
-        codes_t = np.take(codes_t, rows, axis=1)
+    if rows is not None:
         base = local * B
         sources.append((len(chan), 1.0))
     if count_only is not None:
@@ -179,13 +178,14 @@ def _histograms(binned, chan, rows, local, n_nodes, count_only):
         (o, w), *rest = sources[k : k + 2]
         if rest:
             (o2, w2) = rest[0]
-            pair = np.empty(codes_t.shape[1], dtype=np.complex128)
+            pair = np.empty(codes_t.shape[1] if rows is None else rows.size, dtype=np.complex128)
             pair.real, pair.imag = w, w2
             sums.append(((o, o2), np.zeros((D, n_nodes * B), dtype=np.complex128), pair))
         else:
             sums.append(((o,), np.zeros((D, n_nodes * B)), w))
-    for j in range(D):
-        key = codes_t[j].astype(np.intp) if rows is None else codes_t[j] + base
+    del sources
+    for j in range(D):  # (np.take: faster than indexing)
+        key = codes_t[j].astype(np.intp) if rows is None else np.take(codes_t[j], rows) + base
         for _, acc, w in sums:
             np.add.at(acc[j], key, w)
     out = np.empty((n_out, n_nodes, D, B))
@@ -209,14 +209,9 @@ def _children_histograms(
     small_idx[small] = np.arange(parents.size)
     pair = np.take(small_idx, child)
     in_small = pair >= 0  # (np.compress: faster than boolean indexing)
-    hist_small = _histograms(
-        binned,
-        chan,
-        np.compress(in_small, rows),
-        np.compress(in_small, pair),
-        parents.size,
-        positive,
-    )
+    rows_small, pair_small = np.compress(in_small, rows), np.compress(in_small, pair)
+    del pair, in_small  # (sample-sized arrays fewer at the peak of memory)
+    hist_small = _histograms(binned, chan, rows_small, pair_small, parents.size, positive)
     hist_large = hist[:, parents] - hist_small
     pair_of_kid = np.repeat(np.arange(parents.size), 2)[active]
     is_small = np.isin(kids, small)
@@ -264,7 +259,6 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     hist_ch = scan_ch if from_hist else []
     implied_w = unit_weight is not None
     row_ch = np.setdiff1d(np.arange(n_stats), hist_ch + ([wc] if implied_w else []))
-    row_stats = stats[row_ch]
     leaf = np.zeros(N, dtype=np.intp)  # the leaf of every row
     recorder.leaf = leaf
     ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
@@ -341,16 +335,17 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         if rows is None:  # the root
             child = (codes_t[best_f[0]] > best_b[0]).astype(np.intp)
         else:
-            at = np.take(best_f, local) * N
-            at += rows
+            at = np.take(best_f, local)
+            at *= N
+            at += rows  # where the row's value of its node's feature is in codes_flat
+            code = np.take(codes_flat, at)
+            del at  # (one sample-sized array fewer at the peak of memory)
             child = 2 * local
-            child += np.take(codes_flat, at) > np.take(best_b, local)
-        if row_ch.size:
-            s_rows = row_stats if rows is None else np.take(row_stats, rows, axis=1)
-            for i, c in enumerate(row_ch):
-                LR = np.zeros(2 * S)
-                np.add.at(LR, child, s_rows[i])  # as np.bincount, faster
-                L_sums[c], R_sums[c] = LR[0::2], LR[1::2]
+            child += code > np.take(best_b, local)
+        for c in row_ch:
+            LR = np.zeros(2 * S)
+            np.add.at(LR, child, stats[c] if rows is None else np.take(stats[c], rows))
+            L_sums[c], R_sums[c] = LR[0::2], LR[1::2]
         do_split = _decide(
             crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease
         )
@@ -380,8 +375,6 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         active = np.column_stack([lsplit[pair], rsplit[pair]]).ravel()
         kids = np.column_stack([2 * sp[pair], 2 * sp[pair] + 1]).ravel()[active]
         slot_of[kids] = np.arange(kids.size)
-        slot = np.take(slot_of, child)
-        keep = slot >= 0
         if rows is None:
             rows = np.arange(N)
         if hist is not None and kids.size * n_chan * cells <= _MAX_CELLS:
@@ -401,6 +394,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             )
         else:
             hist = None
+        slot = np.take(slot_of, child)
+        keep = slot >= 0
         if not keep.all():
             done = ~keep
             leaf[np.compress(done, rows)] = np.take(node_of, np.compress(done, child))
