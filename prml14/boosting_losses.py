@@ -53,10 +53,7 @@ _TINY = 1e-150
 
 
 def _leaf_sums(values, leaf, n_nodes, w=None):
-    """Σ_{n in leaf j} w_n values_n for every node id j (w None: Σ values_n).
-
-    ``np.add.at`` adds in the order of the samples, as ``np.bincount`` does, and faster.
-    """
+    """Σ_{n in leaf j} w_n values_n per node id j (w None: Σ values_n; np.add.at: faster)."""
     sums = np.zeros(n_nodes)
     np.add.at(sums, leaf, values if w is None else w * values)
     return sums
