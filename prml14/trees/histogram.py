@@ -406,3 +406,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         kid = interleaved[np.column_stack([lsplit, rsplit]).ravel()]
         seg_node, seg_imp, seg_W = cids[kid], cimp[kid], cW[kid]
         depth += 1
+    # the leaves' sums again from their rows, added in the rows' order: the leaf values are then
+    # those of summing each child's rows (the sums above come from the histograms, added in
+    # another order), one pass over the rows per statistic
+    recorder.resum_leaves(leaf, stats)
