@@ -8,7 +8,9 @@ the samples of the level (the memory is statistics × nodes × features × bins,
 features per node), the bins are swept with a cumulative sum, and a cut after bin b sends
 ``x <= edge_b`` left. The sums of the chosen cut's children are read from the same cumulative
 sums (the statistics the split score does not read, such as Σwt², are summed from the
-samples). Of the two children of a cut only the smaller one is summed from its samples; the
+samples); once the tree is grown, the leaves' sums are added again from their samples in the
+samples' order, so that the leaf values do not depend on the histograms' order of
+summation. Of the two children of a cut only the smaller one is summed from its samples; the
 other histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells are held at
 once: a level with more nodes is scanned in blocks, each summed from its own samples. The
 grower records the leaf of every training sample, so boosting need not apply the tree to its
@@ -19,7 +21,8 @@ When no feature has more than ``max_bins`` distinct values the histogram finder 
 cuts as the exact finder (:mod:`prml14.trees.exact`): the same features, the same partition of
 the training samples and the same tree; only the thresholds can differ, since an edge is fixed
 by the whole data set, not by the node's own values (both lie between the same two consecutive
-training values of the node), and the node sums, which are added in another order.
+training values of the node), and the node sums can differ in their last bits (they are added
+in another order).
 """
 
 from __future__ import annotations
