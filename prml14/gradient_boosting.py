@@ -84,7 +84,9 @@ class _BaseGradientBoosting(BaseEstimator):
                 criterion = SquaredError()
                 stats = criterion.statistics(-g[:, k], w)
                 min_weight = 0.0
-            tree = grow_tree(
+            # the histogram finder records the leaf of every row as it grows the tree
+            recorded = self.splitter == "histogram"
+            grown = grow_tree(
                 X,
                 stats,
                 criterion,
@@ -93,10 +95,15 @@ class _BaseGradientBoosting(BaseEstimator):
                 min_weight_leaf=min_weight,
                 splitter=self.splitter,
                 max_bins=self.max_bins,
+                return_leaves=recorded,
             )
+            tree, leaf = grown if recorded else (grown, None)
             if newton:
-                tree = prune_by_gain(tree, self.gamma)
-            leaf = _apply(tree, X, X_raw)
+                pruned = prune_by_gain(tree, self.gamma)
+                leaf = leaf if pruned is tree else None
+                tree = pruned
+            if leaf is None:
+                leaf = _apply(tree, X, X_raw)
             if not newton:  # GBDT: the per-leaf line search (B.16) replaces the leaf means
                 gamma = loss.leaf_values(t, F, leaf, tree.node_count, w, k)
                 value = np.where(tree.is_leaf, gamma, tree.value[:, 0])

@@ -27,6 +27,7 @@ from prml14.trees import (
     misclassification_impurity,
     second_order_leaf_value,
     second_order_split_gain,
+    sort_features,
 )
 from tests.test_trees import ZERO_WEIGHT_REASON, tie_free_classification, tie_free_regression
 
@@ -356,3 +357,35 @@ def test_histogram_finder_without_room_for_every_histogram(monkeypatch, max_cell
     hist = grow_tree(X, stats, SquaredError(), splitter="histogram", max_bins=40)
     assert exact.node_count > 200
     assert_same_tree(hist, exact, thresholds=False)
+
+
+@pytest.mark.parametrize("max_cells", [2**22, 1])
+@pytest.mark.parametrize("params", [{"max_depth": 3}, {"min_samples_leaf": 20}, {}])
+def test_grow_tree_returns_the_leaf_of_every_training_sample(monkeypatch, max_cells, params):
+    # the histogram finder records the leaves as it grows (blocked levels too); the exact finder
+    # applies the tree, to raw and to sorted features: each agrees with Tree.apply
+    import prml14.trees.histogram as histogram
+
+    monkeypatch.setattr(histogram, "_MAX_CELLS", max_cells)
+    X, t = few_values(n=400)
+    X[::7, 2] = X[0, 2]  # ties
+    stats = SquaredError().statistics(t - t.mean(), np.ones(len(t)))
+    for features, splitter in [
+        (X, "histogram"),
+        (bin_features(X, max_bins=16), "histogram"),
+        (X, "exact"),
+        (sort_features(X), "exact"),
+    ]:
+        tree, leaves = grow_tree(
+            features, stats, SquaredError(), splitter=splitter, return_leaves=True, **params
+        )
+        assert tree.node_count > 3
+        np.testing.assert_array_equal(leaves, tree.apply(X))
+        assert np.all(tree.is_leaf[leaves])
+        assert_same_tree(tree, grow_tree(features, stats, SquaredError(), splitter=splitter,
+                                         **params))  # fmt: skip
+
+
+def test_sorted_features_unsorted_is_x():
+    X, _ = few_values(n=50)
+    np.testing.assert_array_equal(sort_features(X).unsorted(), X)

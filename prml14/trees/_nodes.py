@@ -24,6 +24,8 @@ class _Recorder:
         self._n = 0
         self._nodes = []  # per level: value, impurity, counts, weights, depth
         self._splits = []  # per level: parents, left ids, right ids, features, thresholds
+        self.leaf = None  # the leaf of every training sample, if the split finder records it
+        self._leaf_sums = None  # (leaf ids, their sums) that replace the recorded ones
 
     def add_nodes(self, sums, counts, depth):
         """Append nodes with the summed statistics ``sums`` (n_stats, m) and sample ``counts``.
@@ -54,6 +56,19 @@ class _Recorder:
         self._splits.append((parents, ids[:k], ids[k:], features, thresholds))
         return ids, splittable, impurity, W
 
+    def resum_leaves(self, leaf, stats):
+        """Recompute the leaves' values, impurities and weights from the statistics ``stats``
+        (n_stats, n_samples) of their samples (``leaf``: the leaf of every sample), added in
+        the samples' order, as a split finder that sums the rows of each child does."""
+        sums = np.zeros((stats.shape[0], self._n))
+        for total, s in zip(sums, stats, strict=True):
+            np.add.at(total, leaf, s)
+        is_leaf = np.ones(self._n, dtype=bool)
+        for parents, *_ in self._splits:
+            is_leaf[parents] = False
+        ids = np.flatnonzero(is_leaf)
+        self._leaf_sums = (ids, sums[:, ids])
+
     def tree(self):
         """The recorded nodes as a :class:`Tree`."""
         n = self._n
@@ -67,6 +82,13 @@ class _Recorder:
         value, impurity, counts, W, depth = (
             np.concatenate(c) for c in zip(*self._nodes, strict=True)
         )
+        if self._leaf_sums is not None:
+            crit, (ids, sums) = self.criterion, self._leaf_sums
+            value[ids], impurity[ids], W[ids] = (
+                crit.node_value(sums),
+                crit.node_impurity(sums),
+                crit.node_weight(sums),
+            )
         return Tree(
             left,
             right,

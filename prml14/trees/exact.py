@@ -60,6 +60,19 @@ class SortedFeatures:
         order = new_index[self.order[keep]].reshape(D, len(rows))
         return SortedFeatures(order, self.xs[keep].reshape(D, len(rows)))
 
+    def unsorted(self):
+        """The features in their original order, X itself.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+            ``X[order[j], j] = xs[j]``.
+        """
+        D, N = self.order.shape
+        X = np.empty((N, D))
+        X[self.order, np.arange(D)[:, None]] = self.xs
+        return X
+
 
 def sort_features(X):
     """Sort every feature of X once, for growing many trees with the exact finder.

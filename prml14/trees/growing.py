@@ -32,7 +32,10 @@ _MAX_TOTAL = 1e300
 
 def _check_statistics(statistics, criterion, n_samples):
     """The statistics as a float64 (n_stats, n_samples) C array, checked once per tree."""
-    stats = check_array(statistics, dtype=np.float64, input_name="statistics", order="C")
+    if type(statistics) is np.ndarray and statistics.dtype == np.float64 and statistics.ndim == 2:
+        stats = statistics  # (a boosting round's own statistics): NaN and inf are caught below
+    else:
+        stats = check_array(statistics, dtype=np.float64, input_name="statistics", order="C")
     if stats.shape[0] != n_samples:
         raise ValueError(
             "X and statistics have inconsistent numbers of samples: statistics must have one "
@@ -45,7 +48,9 @@ def _check_statistics(statistics, criterion, n_samples):
         )
     stats = np.ascontiguousarray(stats.T)
     # |a node's sum| <= n_samples * the largest |entry|: max and min need no temporary array
-    largest = np.maximum(stats.max(axis=1), -stats.min(axis=1))
+    largest = np.maximum(stats.max(axis=1), -stats.min(axis=1))  # NaN if there is a NaN
+    if not np.all(np.isfinite(largest)):
+        raise ValueError("statistics must not contain NaN or infinity")
     channels = list(criterion.score_channels)
     if np.any(largest > _MAX_TOTAL / n_samples) or np.any(
         largest[channels] > _MAX_SUM / n_samples
@@ -76,6 +81,7 @@ def grow_tree(
     splitter="exact",
     max_bins=255,
     check_input=True,
+    return_leaves=False,
 ):
     """Grow a binary tree greedily, level by level, from per-sample statistics.
 
@@ -122,11 +128,16 @@ def grow_tree(
         Check X and ``statistics``. The estimators, which validate their data in ``fit`` and
         make the statistics themselves, pass False: X must then be a finite float64 array
         (or binned or sorted features) and ``statistics`` a float64 array of the right shape.
+    return_leaves : bool, default=False
+        Also return the leaf of every training sample (the histogram finder records them as it
+        grows; otherwise the tree is applied to X).
 
     Returns
     -------
-    Tree
+    tree : Tree
         Node values, impurities (per unit weight) and weights as the criterion defines them.
+    leaves : ndarray of int of shape (n_samples,)
+        The node id of the leaf every sample of X falls in (only if ``return_leaves``).
 
     Raises
     ------
@@ -182,4 +193,12 @@ def grow_tree(
         max_features,
         check_random_state(random_state),
     )
-    return recorder.tree()
+    tree = recorder.tree()
+    if not return_leaves:
+        return tree
+    leaves = recorder.leaf
+    if leaves is None:  # the exact finder: apply the tree to the (unsorted) features
+        if isinstance(X, SortedFeatures):
+            X = X.unsorted()
+        leaves = tree.apply(X)
+    return tree, leaves

@@ -3,20 +3,26 @@
 Each feature is binned once (:func:`bin_features`) into at most ``max_bins`` bins: between
 consecutive distinct values when there are at most ``max_bins`` of them, otherwise at quantiles
 of the data. A tree then grows level by level from per-node histograms: for every node of a
-level, the statistics are summed per feature and bin with one ``np.bincount`` over the samples
-of the level (the memory is statistics × nodes × features × bins, never samples × features per
-node), the bins are swept with a cumulative sum, and a cut after bin b sends ``x <= edge_b``
-left. Of the two children of a cut only the smaller one is summed from its samples; the other
-histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells are held at once: a
-level with more nodes is scanned in blocks, each summed from its own samples. The finder suits
-shallow trees (boosting); deep trees have many small nodes whose histograms are mostly empty,
-and the exact finder grows them faster.
+level, the statistics are summed per feature and bin with one ``np.add.at`` per feature over
+the samples of the level (the memory is statistics × nodes × features × bins, never samples ×
+features per node), the bins are swept with a cumulative sum, and a cut after bin b sends
+``x <= edge_b`` left. The sums of the chosen cut's children are read from the same cumulative
+sums (the statistics the split score does not read, such as Σwt², are summed from the
+samples); once the tree is grown, the leaves' sums are added again from their samples in the
+samples' order, so that the leaf values do not depend on the histograms' order of
+summation. Of the two children of a cut only the smaller one is summed from its samples; the
+other histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells are held at
+once: a level with more nodes is scanned in blocks, each summed from its own samples. The
+grower records the leaf of every training sample, so boosting need not apply the tree to its
+own training data. The finder suits shallow trees (boosting); deep trees have many small nodes
+whose histograms are mostly empty, and the exact finder grows them faster.
 
 When no feature has more than ``max_bins`` distinct values the histogram finder makes the same
 cuts as the exact finder (:mod:`prml14.trees.exact`): the same features, the same partition of
 the training samples and the same tree; only the thresholds can differ, since an edge is fixed
 by the whole data set, not by the node's own values (both lie between the same two consecutive
-training values of the node).
+training values of the node), and the node sums can differ in their last bits (they are added
+in another order).
 """
 
 from __future__ import annotations
@@ -129,15 +135,21 @@ def bin_features(X, max_bins=255):
     dtype = np.uint8 if max_bins <= 256 else np.uint16
     codes = np.empty(X.shape, dtype=dtype)
     edges = []
-    for j in range(X.shape[1]):  # one pass per feature
-        col = X[:, j]
-        values = np.unique(col)
+    for j in range(X.shape[1]):  # one sort per feature
+        # the distinct values, the quantiles and the codes from the sorted column: a binary
+        # search for increasing values is several times faster than for values in any order
+        order = np.argsort(X[:, j])
+        xs = X[order, j]
+        distinct = np.empty(xs.size, dtype=bool)
+        distinct[0] = True
+        np.not_equal(xs[1:], xs[:-1], out=distinct[1:])
+        values = xs[distinct]
         if values.size <= max_bins:
             e = _midpoints(values[:-1], values[1:])
         else:
-            q = np.quantile(col, np.linspace(0, 1, max_bins + 1)[1:-1], method="midpoint")
+            q = np.quantile(xs, np.linspace(0, 1, max_bins + 1)[1:-1], method="midpoint")
             e = np.unique(q)
-        codes[:, j] = np.searchsorted(e, col, side="left")
+        codes[order, j] = np.searchsorted(e, xs, side="left")
         edges.append(e)
     return BinnedFeatures(codes, edges)
 
@@ -147,26 +159,43 @@ def _histograms(binned, chan, rows, local, n_nodes, count_only):
 
     ``local``: the node of every row (``rows`` None: all the rows, in one node). The first
     channels are ``chan``; then the counts; then (if ``count_only`` is an array) the number of
-    positive-weight rows. One ``np.bincount`` per feature and channel over the rows' bin codes
-    (each cell adds its rows in their order); the counts of all the rows are computed once per
-    ``binned``.
+    positive-weight rows. One ``np.add.at`` per feature and pair of channels over the rows' bin
+    codes: each cell adds its rows in their order, as ``np.bincount`` does, but faster, and two
+    channels travel together as the real and imaginary parts of complex weights (complex
+    addition adds the parts separately, so the sums are the same). The counts of all the rows
+    are computed once per ``binned``.
     """
     codes_t = binned._codes_t
     B = binned.n_bins
     D = codes_t.shape[0]
     n_out = len(chan) + 1 + (count_only is not None)
-    out = np.empty((n_out, n_nodes, D, B))
-    weights = [c if rows is None else c[rows] for c in chan]
+    # (output channel, weights) to sum; weights 1.0: the counts
+    sources = list(enumerate(chan if rows is None else np.take(chan, rows, axis=1)))
+    if rows is not None:
+        base = local * B
+        sources.append((len(chan), 1.0))
     if count_only is not None:
-        weights.append(count_only if rows is None else count_only[rows])
-    base = None if rows is None else (local * B).astype(np.intp)
-    for j in range(D):
-        key = codes_t[j] if rows is None else codes_t[j, rows] + base
-        for i, w in enumerate(weights):
-            o = i if i < len(chan) else n_out - 1
-            out[o, :, j] = np.bincount(key, weights=w, minlength=n_nodes * B).reshape(n_nodes, B)
-        if rows is not None:
-            out[len(chan), :, j] = np.bincount(key, minlength=n_nodes * B).reshape(n_nodes, B)
+        sources.append((n_out - 1, count_only if rows is None else np.take(count_only, rows)))
+    sums = []  # (output channels, accumulator (D, n_nodes·B), weights)
+    for k in range(0, len(sources), 2):
+        (o, w), *rest = sources[k : k + 2]
+        if rest:
+            (o2, w2) = rest[0]
+            pair = np.empty(codes_t.shape[1] if rows is None else rows.size, dtype=np.complex128)
+            pair.real, pair.imag = w, w2
+            sums.append(((o, o2), np.zeros((D, n_nodes * B), dtype=np.complex128), pair))
+        else:
+            sums.append(((o,), np.zeros((D, n_nodes * B)), w))
+    del sources
+    for j in range(D):  # (np.take: faster than indexing)
+        key = codes_t[j].astype(np.intp) if rows is None else np.take(codes_t[j], rows) + base
+        for _, acc, w in sums:
+            np.add.at(acc[j], key, w)
+    out = np.empty((n_out, n_nodes, D, B))
+    for o, acc, _ in sums:
+        parts = (acc.real, acc.imag) if len(o) == 2 else (acc,)
+        for oi, part in zip(o, parts, strict=True):
+            out[oi] = part.reshape(D, n_nodes, B).transpose(1, 0, 2)
     if rows is None:
         out[len(chan), 0] = binned._root_counts
     return out.reshape(n_out, n_nodes, D * B)
@@ -181,10 +210,11 @@ def _children_histograms(
     small = 2 * parents + (cntR[parents] < cntL[parents])
     small_idx = np.full(S2, -1, dtype=np.intp)
     small_idx[small] = np.arange(parents.size)
-    in_small = small_idx[child] >= 0
-    hist_small = _histograms(
-        binned, chan, rows[in_small], small_idx[child[in_small]], parents.size, positive
-    )
+    pair = np.take(small_idx, child)
+    in_small = pair >= 0  # (np.compress: faster than boolean indexing)
+    rows_small, pair_small = np.compress(in_small, rows), np.compress(in_small, pair)
+    del pair, in_small  # (sample-sized arrays fewer at the peak of memory)
+    hist_small = _histograms(binned, chan, rows_small, pair_small, parents.size, positive)
     hist_large = hist[:, parents] - hist_small
     pair_of_kid = np.repeat(np.arange(parents.size), 2)[active]
     is_small = np.isin(kids, small)
@@ -194,12 +224,22 @@ def _children_histograms(
     return out
 
 
+def _set_leaves(leaf, rows, nodes):
+    """``leaf[rows] = nodes`` (``rows`` None: all the rows)."""
+    if rows is None:
+        leaf[:] = nodes
+    else:
+        leaf[rows] = nodes
+
+
 def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease, n_feat, rng):
-    """Grow a tree on binned features from ``stats`` (n_stats, N) into ``recorder``."""
+    """Grow a tree on binned features from ``stats`` (n_stats, N) into ``recorder``; the leaf of
+    every row goes to ``recorder.leaf``."""
     crit = recorder.criterion
     codes = binned.codes
     N, D = codes.shape
-    codes_flat = binned._codes_t.ravel()  # feature-major: value (n, j) at j·N + n
+    codes_t = binned._codes_t
+    codes_flat = codes_t.ravel()  # feature-major: value (n, j) at j·N + n
     B = binned.n_bins
     cells = D * B
     thresholds = np.full((D, max(B - 1, 1)), np.nan)
@@ -214,6 +254,16 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     w_all = crit.node_weight(stats)
     positive = (w_all > 0).astype(float) if np.any(w_all <= 0) else None
 
+    # the children's sums of a cut: the scanned channels from the histogram (exact for
+    # integer class counts; for real-valued statistics up to the order of summation), the
+    # weight from the counts when it is the same for every sample, the others from the rows
+    n_stats = stats.shape[0]
+    from_hist = wc is not None or np.array_equal(chan, np.rint(chan))
+    hist_ch = scan_ch if from_hist else []
+    implied_w = unit_weight is not None
+    row_ch = np.setdiff1d(np.arange(n_stats), hist_ch + ([wc] if implied_w else []))
+    leaf = np.zeros(N, dtype=np.intp)  # the leaf of every row
+    recorder.leaf = leaf
     ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
     W_root = W[0]
     if not splittable[0]:
@@ -221,7 +271,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     n_chan = len(scan_ch) + 1 + (positive is not None)
 
     def scan(h):
-        """Best bin (first of the ties) and its score for every node and feature of ``h``."""
+        """Best bin (first of the ties), its score, and the channels' sums left of it and in
+        the node, for every node and feature of ``h``."""
         left = np.cumsum(h, axis=3)
         right = left[:, :, :1, -1:] - left  # the node's total minus the left sums
         cnt_l, cnt_r = left[cnt_ch], right[cnt_ch]
@@ -231,8 +282,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             WL, WR = left[n_score], right[n_score]
         else:
             WL, WR = left[:n_score].sum(axis=0), right[:n_score].sum(axis=0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            score = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (S, D, B)
+        with np.errstate(divide="ignore", invalid="ignore"):  # (it may overwrite its inputs)
+            score = crit.split_score(left[:n_score].copy(), right[:n_score], WL, WR)
         # a cut right after a non-empty bin, with enough samples (and weight) on each side
         invalid = (h[cnt_ch] == 0) | (cnt_l < msl) | (cnt_r < msl)
         if positive is not None:
@@ -241,9 +292,11 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             invalid |= (WL < mwl) | (WR < mwl)
         np.copyto(score, -np.inf, where=invalid)
         bb = np.argmax(score, axis=2)  # (S, D)
-        return bb, np.take_along_axis(score, bb[:, :, None], axis=2)[:, :, 0].T
+        best = np.take_along_axis(score, bb[:, :, None], axis=2)[:, :, 0].T
+        sums = np.take_along_axis(left, bb[None, :, :, None], axis=3)[..., 0]  # (C, S, D)
+        return bb, best, sums, left[:, :, 0, -1]
 
-    rows = np.arange(N)
+    rows = None  # the active rows (None: all of them, at the root)
     local = np.zeros(N, dtype=np.intp)  # active node of every row of ``rows``
     hist = _histograms(binned, chan, None, None, 1, positive)
     seg_node, seg_imp, seg_W = ids[:1], imp[:1], W[:1]
@@ -254,6 +307,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         block = max(1, _MAX_CELLS // (n_chan * cells))
         best_bin = np.empty((S, D), dtype=np.intp)
         seg_best = np.empty((D, S))
+        left_sums = np.empty((n_chan, S, D))  # the channels' sums left of each best bin
+        node_sums = np.empty((n_chan, S))
         for lo in range(0, S, block):
             hi = min(S, lo + block)
             if hist is not None:
@@ -261,22 +316,44 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             else:  # too many nodes to keep their histograms: sum these nodes' rows
                 sel = (local >= lo) & (local < hi)
                 h = _histograms(binned, chan, rows[sel], local[sel] - lo, hi - lo, positive)
-            best_bin[lo:hi], seg_best[:, lo:hi] = scan(h.reshape(n_chan, hi - lo, D, B))
+            best_bin[lo:hi], seg_best[:, lo:hi], left_sums[:, lo:hi], node_sums[:, lo:hi] = scan(
+                h.reshape(n_chan, hi - lo, D, B)
+            )
         seg_best = _draw_features(seg_best, n_feat, rng)  # (D, S)
         best_f = np.argmax(seg_best, axis=0)  # ties: the lowest feature index
         found = np.isfinite(seg_best[best_f, np.arange(S)])
         best_b = best_bin[np.arange(S), best_f]
-        # children statistics from the rows (all statistics, not only the scanned ones)
-        goes_left = codes_flat[best_f[local] * N + rows] <= best_b[local]
-        child = 2 * local + ~goes_left
-        LR = np.stack([np.bincount(child, weights=s[rows], minlength=2 * S) for s in stats])
-        L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
-        cnt = np.bincount(child, minlength=2 * S)
-        cntL, cntR = cnt[0::2], cnt[1::2]
+        # the children's sums: from the chosen feature's histogram for the scanned channels
+        # (and the counts), from the rows for the others
+        h_left = left_sums[:, np.arange(S), best_f]  # (C, S)
+        h_right = node_sums - h_left
+        cntL = np.rint(h_left[cnt_ch]).astype(np.intp)
+        cntR = np.rint(h_right[cnt_ch]).astype(np.intp)
+        L_sums, R_sums = np.empty((n_stats, S)), np.empty((n_stats, S))
+        L_sums[hist_ch], R_sums[hist_ch] = h_left[: len(hist_ch)], h_right[: len(hist_ch)]
+        if implied_w:
+            L_sums[wc], R_sums[wc] = unit_weight * cntL, unit_weight * cntR
+        # the child of every row: 2 s (left) or 2 s + 1 (right) of its node s (np.take and
+        # np.compress below: faster than indexing)
+        if rows is None:  # the root
+            child = (codes_t[best_f[0]] > best_b[0]).astype(np.intp)
+        else:
+            at = np.take(best_f, local)
+            at *= N
+            at += rows  # where the row's value of its node's feature is in codes_flat
+            code = np.take(codes_flat, at)
+            del at  # (one sample-sized array fewer at the peak of memory)
+            child = 2 * local
+            child += code > np.take(best_b, local)
+        for c in row_ch:
+            LR = np.zeros(2 * S)
+            np.add.at(LR, child, stats[c] if rows is None else np.take(stats[c], rows))
+            L_sums[c], R_sums[c] = LR[0::2], LR[1::2]
         do_split = _decide(
             crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease
         )
         if not np.any(do_split):
+            _set_leaves(leaf, rows, seg_node[local])
             break
         sp = np.flatnonzero(do_split)
         k = sp.size
@@ -288,7 +365,11 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             np.concatenate([cntL[sp], cntR[sp]]),
             depth + 1,
         )
+        # the node id every row is in after this level (a row of an uncut node stays there)
+        node_of = np.repeat(seg_node, 2)
+        node_of[2 * sp], node_of[2 * sp + 1] = cids[:k], cids[k:]
         if not np.any(csplit):
+            _set_leaves(leaf, rows, np.take(node_of, child))
             break
         # the next level's nodes: the children that can be split, in the order (left s, right s)
         lsplit, rsplit = csplit[:k], csplit[k:]
@@ -297,7 +378,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         active = np.column_stack([lsplit[pair], rsplit[pair]]).ravel()
         kids = np.column_stack([2 * sp[pair], 2 * sp[pair] + 1]).ravel()[active]
         slot_of[kids] = np.arange(kids.size)
-        keep = slot_of[child] >= 0
+        if rows is None:
+            rows = np.arange(N)
         if hist is not None and kids.size * n_chan * cells <= _MAX_CELLS:
             hist = _children_histograms(
                 hist,
@@ -315,8 +397,19 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             )
         else:
             hist = None
-        rows, local = rows[keep], slot_of[child[keep]]
+        slot = np.take(slot_of, child)
+        keep = slot >= 0
+        if not keep.all():
+            done = ~keep
+            leaf[np.compress(done, rows)] = np.take(node_of, np.compress(done, child))
+            rows, local = np.compress(keep, rows), np.compress(keep, slot)
+        else:
+            local = slot
         interleaved = np.column_stack([np.arange(k), np.arange(k) + k]).ravel()
         kid = interleaved[np.column_stack([lsplit, rsplit]).ravel()]
         seg_node, seg_imp, seg_W = cids[kid], cimp[kid], cW[kid]
         depth += 1
+    # the leaves' sums again from their rows, added in the rows' order: the leaf values are then
+    # those of summing each child's rows (the sums above come from the histograms, added in
+    # another order), one pass over the rows per statistic
+    recorder.resum_leaves(leaf, stats)
