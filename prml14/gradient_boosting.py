@@ -34,7 +34,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._equations import implements
 from ._numerics import expit
-from ._validation import check_sample_weight
+from ._validation import check_magnitude, check_sample_weight
 from .boosting_losses import make_loss
 from .stagewise import prune_by_gain
 from .trees.criteria import SecondOrder, SquaredError
@@ -366,6 +366,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
             The fitted model.
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        check_magnitude(y, "y", 1e100)  # with weights up to 1e100, w·y² stays finite
         loss = make_loss(self.loss, alpha=self.alpha)
         return self._fit_boosting(X, y.astype(float), sample_weight, loss, None)
 
