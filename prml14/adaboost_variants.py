@@ -184,7 +184,7 @@ def gentle_newton_step(t, w, leaf=None, n_leaves=None):
     g, h = exponential_loss_derivatives(t, w)
     if leaf is None:
         if not h.sum() > 0:
-            raise ValueError("the weights w must have a positive sum")
+            raise ValueError(f"w must have a positive sum (times t²), got {h.sum()}")
         return float(-g.sum() / h.sum())
     leaf = np.asarray(leaf)
     n = int(leaf.max()) + 1 if n_leaves is None else n_leaves

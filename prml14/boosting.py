@@ -166,7 +166,7 @@ def weighted_error(w, miss):
     w, miss = _mistakes(w, miss)
     total = float(np.sum(w))
     if not total > 0:
-        raise ValueError(f"the weights w must have a positive sum, got {total}")
+        raise ValueError(f"w must have a positive sum, got {total}")
     return float(np.sum(w * miss)) / total
 
 

@@ -542,7 +542,7 @@ def line_search(loss, t, F, h, sample_weight=None):
     t, F, w = _check_loss_call(loss, t, F, sample_weight, one_output=True, magnitude=1e150)
     h = Axes(n_samples=t.size).array(h, "h", ("n_samples",))
     if not w.sum() > 0:
-        raise ValueError("sample_weight must have a positive sum")
+        raise ValueError(f"sample_weight must have a positive sum, got {w.sum()}")
     return _line_search(loss, t, F[:, 0], h, w)
 
 

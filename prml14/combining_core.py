@@ -390,7 +390,9 @@ def out_of_fold_predictions(
     labels = is_classifier(estimator)  # a classifier's labels may be strings
     y = check_array(y, ensure_2d=False, dtype=None if labels else "numeric", input_name="y")
     if y.shape[0] != X.shape[0]:
-        raise ValueError(f"y must have one entry per row of X ({X.shape[0]}), got {y.shape[0]}")
+        raise ValueError(
+            f"X and y have inconsistent numbers of samples: X has {X.shape[0]}, y has {y.shape[0]}"
+        )
     if y.dtype.kind in "biuf":
         check_magnitude(y, "y")
     return _out_of_fold_predictions(

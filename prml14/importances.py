@@ -171,8 +171,8 @@ def _check_X_y(X, y, classify):
         check_magnitude(y, "y")
     if y.ndim == 0 or y.shape[0] != X.shape[0]:
         raise ValueError(
-            f"X and y have inconsistent numbers of samples: X has {X.shape[0]} rows, y has "
-            f"shape {y.shape} (y must have one entry per row of X)"
+            "X and y have inconsistent numbers of samples: X has "
+            f"{X.shape[0]}, y has {y.shape[0] if y.ndim else 'none (a scalar)'}"
         )
     return X, y
 

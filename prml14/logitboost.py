@@ -169,7 +169,7 @@ def logitboost_newton_step(z, w, leaf=None, n_leaves=None):
         raise ValueError(f"z and w must be 1-D arrays of one length, got {z.shape} and {w.shape}")
     if leaf is None:
         if not w.sum() > 0:
-            raise ValueError("the weights w must have a positive sum")
+            raise ValueError(f"w must have a positive sum, got {w.sum()}")
         return float(0.5 * np.dot(w, z) / w.sum())
     leaf = np.asarray(leaf)
     n = int(leaf.max()) + 1 if n_leaves is None else n_leaves

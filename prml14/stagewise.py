@@ -77,7 +77,7 @@ def stagewise_step(loss, t, F, candidates, sample_weight=None):
     F = F[:, 0]
     B = Axes(n_samples=t.size).array(candidates, "candidates", ("n_samples", "n_candidates"))
     if not w.sum() > 0:
-        raise ValueError("sample_weight must have a positive sum")
+        raise ValueError(f"sample_weight must have a positive sum, got {w.sum()}")
     betas = np.array([_line_search(loss, t, F, B[:, j], w) for j in range(B.shape[1])])
     losses = [loss(t, (F + b * B[:, j])[:, None], w) for j, b in enumerate(betas)]
     j = int(np.argmin(losses))

@@ -688,7 +688,7 @@ def test_core_functions_name_the_bad_argument():
         soft_vote(-np.ones((2, 3, 2)))
     X, y = np.arange(8.0).reshape(4, 2), np.arange(4.0)
     folds = [(np.array([0, 1]), np.array([2, 3])), (np.array([2, 3]), np.array([0, 1]))]
-    with pytest.raises(ValueError, match="y must have one entry per row of X"):
+    with pytest.raises(ValueError, match="inconsistent numbers of samples: X has 4, y has 3"):
         out_of_fold_predictions(LinearRegression(), X, y[:3], folds)
     with pytest.raises(ValueError, match="rescale y"):
         out_of_fold_predictions(LinearRegression(), X, y * 1e300, folds)

@@ -486,5 +486,5 @@ def test_core_functions_refuse_bad_arguments_by_name():
         permutation_importance(tree, X, y, random_state=-1)
     with pytest.raises(ValueError, match="rescale y"):
         permutation_importance(tree, X, y * 1e300)
-    with pytest.raises(ValueError, match="y must have one entry per row of X"):
+    with pytest.raises(ValueError, match="X and y have inconsistent numbers of samples"):
         permutation_importance(tree, X, y[:-1])

@@ -191,7 +191,7 @@ def test_cross_validation_helper_for_classifiers_refits_each_fold():
 
 def test_cross_validation_helper_checks_its_data_first():
     X, t = tie_free_regression(n=40)
-    with pytest.raises(ValueError, match="X and y must have the same number of samples"):
+    with pytest.raises(ValueError, match="X and y have inconsistent numbers of samples"):
         cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t[:-1], cv=2)
     with pytest.raises(ValueError, match="y must be a 1-D array"):
         cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t[:, None], cv=2)

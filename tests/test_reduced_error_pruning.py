@@ -117,7 +117,7 @@ def test_reduced_error_prune_bad_inputs():
         reduced_error_subtree(est.tree_, np.zeros(2))
     with pytest.raises(ValueError, match="node_errors must not contain NaN"):
         reduced_error_subtree(est.tree_, np.full(est.tree_.node_count, np.nan))
-    with pytest.raises(ValueError, match="X_val and y_val must have the same number"):
+    with pytest.raises(ValueError, match="X_val and y_val have inconsistent numbers of samples"):
         reduced_error_prune(est, X, y[:-1])
     reg = DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0])
     with pytest.raises(ValueError, match="y_val must not contain NaN"):

@@ -38,8 +38,8 @@ def _check_statistics(statistics, criterion, n_samples):
         stats = check_array(statistics, dtype=np.float64, input_name="statistics", order="C")
     if stats.shape[0] != n_samples:
         raise ValueError(
-            "X and statistics have inconsistent numbers of samples: statistics must have one "
-            f"row per sample of X ({n_samples}), got {stats.shape[0]}"
+            "X and statistics have inconsistent numbers of samples: X has "
+            f"{n_samples}, statistics has {stats.shape[0]}"
         )
     if stats.shape[1] != criterion.n_stats:
         raise ValueError(

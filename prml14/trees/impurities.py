@@ -69,7 +69,7 @@ def leaf_value(t, sample_weight=None):
         raise ValueError(f"t must be a non-empty 1-D array, got shape {t.shape}")
     w = _weights(t, sample_weight)
     if w.sum() <= 0:
-        raise ValueError("sample_weight must have a positive sum")
+        raise ValueError(f"sample_weight must have a positive sum, got {w.sum()}")
     return float(np.dot(w, t) / w.sum())
 
 

@@ -270,7 +270,7 @@ def _check_cv_data(X, y, classifier):
         raise ValueError(f"y must be a 1-D array of targets, got shape {y.shape}")
     if y.shape[0] != X.shape[0]:
         raise ValueError(
-            f"X and y must have the same number of samples, got {X.shape[0]} and {y.shape[0]}"
+            f"X and y have inconsistent numbers of samples: X has {X.shape[0]}, y has {y.shape[0]}"
         )
     return X, y
 

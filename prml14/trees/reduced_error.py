@@ -83,8 +83,8 @@ def _check_validation_data(X, y, regression, x_name, y_name):
         raise ValueError(f"{y_name} must be a 1-D array of targets, got shape {y.shape}")
     if y.shape[0] != X.shape[0]:
         raise ValueError(
-            f"{x_name} and {y_name} must have the same number of samples, got "
-            f"{X.shape[0]} and {y.shape[0]}"
+            f"{x_name} and {y_name} have inconsistent numbers of samples: {x_name} has "
+            f"{X.shape[0]}, {y_name} has {y.shape[0]}"
         )
     return X, y
 
