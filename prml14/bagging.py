@@ -68,6 +68,15 @@ def bootstrap_indices(n_samples, n_estimators, max_samples=None, random_state=No
     ndarray of shape (n_estimators, n_draws)
         Row m holds the indices of the points in bootstrap sample m (one row per member, like
         ``estimators_samples_``).
+
+    Raises
+    ------
+    TypeError
+        If ``n_samples`` or ``n_estimators`` is not an integer, or ``max_samples`` is not None,
+        an integer or a real number.
+    ValueError
+        If ``n_samples`` or ``n_estimators`` is below 1, ``max_samples`` is outside [1, N] (an
+        integer) or (0, 1] (a float), or ``random_state`` cannot seed a generator.
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     check_scalar(n_estimators, "n_estimators", Integral, min_val=1)

@@ -336,6 +336,13 @@ def combination_responsibilities(log_point_densities, weights):
     -------
     ndarray of shape (n_samples, n_models)
         Each row sums to one.
+
+    Raises
+    ------
+    ValueError
+        If ``log_point_densities`` is not a 2-D array with a column or more, or holds NaN or
+        +inf (−inf, a zero density, is allowed); if ``weights`` is not non-negative, summing to
+        one, with one entry per column.
     """
     log_p = _check_point_densities(log_point_densities)
     weights = check_simplex(weights)

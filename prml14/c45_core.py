@@ -177,6 +177,14 @@ def missing_value_gain(branch_class_weights, missing_weight, base=2.0):
     -------
     float
         ρ · Gain(D̃, a); 0 if no value is known.
+
+    Raises
+    ------
+    TypeError
+        If ``missing_weight`` is not a real number.
+    ValueError
+        If ``branch_class_weights`` is not a 2-D array of finite non-negative weights,
+        ``missing_weight`` is negative or not finite, or (some value being known) base ≤ 1.
     """
     counts = _weights(branch_class_weights, "branch_class_weights", 2)
     missing_weight = check_number(missing_weight, "missing_weight", low=0.0)

@@ -123,6 +123,12 @@ def soft_vote(probabilities, weights=None):
     -------
     ndarray of shape (n_samples, n_classes)
         p̄_k(x_n).
+
+    Raises
+    ------
+    ValueError
+        If ``probabilities`` is not a finite 3-D array or has negative entries, or ``weights``
+        is not one finite non-negative entry per member, not all zero.
     """
     P = check_array(probabilities, allow_nd=True, dtype=np.float64, input_name="probabilities")
     if P.ndim != 3:
@@ -382,7 +388,8 @@ def out_of_fold_predictions(
     ------
     ValueError
         If X is not numeric, a numeric y is not finite or has entries beyond 1e150 in magnitude
-        (rescale it), y has not one entry per row of X, or the folds do not partition the rows.
+        (rescale it), X and y have inconsistent numbers of samples, or the folds do not
+        partition the rows.
     """
     X = check_array(
         X, accept_sparse=["csr", "csc"], ensure_all_finite=False, allow_nd=False, input_name="X"

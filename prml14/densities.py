@@ -227,6 +227,16 @@ def sample_mixture(n_samples, weights, means, scales, family="gaussian", random_
         The points.
     z : ndarray of shape (n_samples,)
         The component that generated each point.
+
+    Raises
+    ------
+    TypeError
+        If ``n_samples`` is not an integer.
+    ValueError
+        If ``n_samples`` is below 1, ``family`` is unknown, ``random_state`` cannot seed a
+        generator, ``weights`` is not on the simplex, ``means`` is not finite or has not one
+        row per weight, or ``scales`` is not positive (definite), finite and of a matching
+        shape.
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     if family not in _FAMILIES:

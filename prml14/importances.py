@@ -135,6 +135,14 @@ def permutation_indices(n_samples, n_repeats=5, random_state=None):
     -------
     ndarray of int of shape (n_repeats, n_samples)
         Row r is π_r: repeat r replaces ``X[:, j]`` by ``X[π_r, j]``.
+
+    Raises
+    ------
+    TypeError
+        If ``n_samples`` or ``n_repeats`` is not an integer.
+    ValueError
+        If ``n_samples`` or ``n_repeats`` is below 1, or ``random_state`` cannot seed a
+        generator.
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     check_scalar(n_repeats, "n_repeats", Integral, min_val=1)

@@ -68,6 +68,14 @@ def cost_complexity(leaf_costs, lam):
     -------
     float
         C(T).
+
+    Raises
+    ------
+    TypeError
+        If ``lam`` is not a real number.
+    ValueError
+        If ``leaf_costs`` is empty, not 1-D, negative or not finite, or ``lam`` is negative or
+        not finite.
     """
     leaf_costs = as_float(leaf_costs, "leaf_costs", non_negative=True)
     if leaf_costs.ndim != 1 or leaf_costs.size == 0:
@@ -242,6 +250,14 @@ def prune_to_lambda(tree, node_costs, lam):
     -------
     prml14.trees.Tree
         The pruned tree.
+
+    Raises
+    ------
+    TypeError
+        If ``lam`` is not a real number.
+    ValueError
+        If ``lam`` is negative or not finite, or ``node_costs`` is not a finite array of shape
+        (n_nodes,).
     """
     _check_lambda(lam)
     path = weakest_link_path(tree, node_costs, max_lambda=lam)
@@ -305,6 +321,13 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
         ``lambdas`` (candidates), ``cv_error`` and ``cv_std`` (mean and standard deviation over
         folds), ``best_lambda`` (smallest mean error) and ``one_se_lambda`` (largest λ within one
         standard error of the best: the simpler tree).
+
+    Raises
+    ------
+    ValueError
+        If ``cv`` is not an integer >= 2 or ``n_lambdas`` not a positive integer; if X is not a
+        finite 2-D array, y is not 1-D (or, for a regressor, not finite), X and y have
+        inconsistent numbers of samples, or ``random_state`` is not a valid seed.
     """
     if not isinstance(cv, (int, np.integer)) or cv < 2:
         raise ValueError(f"cv must be an integer >= 2, got {cv!r}")

@@ -56,6 +56,14 @@ def validation_node_errors(tree, X, y, *, loss, sample_weight=None):
     -------
     ndarray of shape (n_nodes,)
         E_V(t) of every node.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, if ``loss`` is not one of the three; X is not a finite 2-D array;
+        y is not 1-D, is not finite or exceeds 1e100 in magnitude (real targets), or is not
+        class indices 0..n_classes-1 (misclassification); X and y have inconsistent numbers of
+        samples; or ``sample_weight`` is negative, not finite, all zero or beyond 1e100.
     """
     if loss not in _LOSSES:
         raise ValueError(f"loss must be one of {_LOSSES}, got {loss!r}")
@@ -182,6 +190,17 @@ def reduced_error_prune(estimator, X_val, y_val, sample_weight=None):
     -------
     estimator
         A deep copy whose ``tree_`` is the pruned tree (``full_tree_`` is kept).
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``estimator`` is not fitted.
+    ValueError
+        Naming the argument, if ``X_val`` is not a finite 2-D array with the estimator's number
+        of features (C4.5 accepts NaN); ``y_val`` is not 1-D, holds labels the classifier was
+        not trained on or, for a regressor, is not finite or exceeds 1e100 in magnitude;
+        ``X_val`` and ``y_val`` have inconsistent numbers of samples; or ``sample_weight`` is
+        negative, not finite, all zero or beyond 1e100.
     """
     check_is_fitted(estimator, "tree_")
     if hasattr(estimator.tree_, "branch_fraction"):  # C4.5: NaN allowed, fractional routes
