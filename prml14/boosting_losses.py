@@ -76,15 +76,14 @@ def _safe_ratio(num, den):
 def weighted_quantile(values, weights, q, groups=None, n_groups=1):
     """The weighted q-quantile (inverted CDF) of ``values``, per group.
 
-    The smallest value v such that the weight of the values <= v is at least q times the total:
-    for unit weights and q = ½, the lower median (an exact minimiser of Σ w abs(v − x)).
+    The smallest value v such that the weight of the values <= v is at least q times the total.
 
     Parameters
     ----------
     values, weights : ndarray of shape (n,)
         Values and their non-negative weights.
     q : float in (0, 1]
-        The quantile level.
+        The quantile level (½ with unit weights: the lower median, a minimiser of Σ w abs(v − x)).
     groups : ndarray of int of shape (n,) or None, default=None
         The group of every value (None: one group).
     n_groups : int, default=1
@@ -97,9 +96,11 @@ def weighted_quantile(values, weights, q, groups=None, n_groups=1):
 
     Raises
     ------
+    TypeError
+        If ``q`` is not a real number or ``n_groups`` not an integer.
     ValueError
         Naming the argument: ``values`` with NaN, ``weights`` negative or not finite, arrays of
-        different lengths or empty, ``q`` outside (0, 1], group ids outside 0, ..., n_groups − 1.
+        different lengths or empty, ``q`` outside (0, 1], ``n_groups`` < 1, bad group ids.
     """
     axes = Axes()
     values = axes.array(values, "values", ("n",), allow_inf=True)

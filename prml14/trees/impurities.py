@@ -219,8 +219,11 @@ def second_order_leaf_value(G, H, reg_lambda=0.0):
 
     Raises
     ------
+    TypeError
+        If ``reg_lambda`` is not a real number.
     ValueError
-        If H is negative, H + reg_lambda is zero somewhere, or G and H do not broadcast.
+        If ``reg_lambda`` is negative or not finite, G or H is not finite, H is negative,
+        H + reg_lambda is zero somewhere, or G and H do not broadcast.
     """
     reg_lambda = check_number(reg_lambda, "reg_lambda", low=0.0)
     G = as_float(G, "G")
@@ -262,10 +265,13 @@ def second_order_split_gain(G_left, H_left, G_right, H_right, reg_lambda=0.0, ga
 
     Raises
     ------
+    TypeError
+        If ``reg_lambda`` or ``gamma`` is not a real number.
     ValueError
-        If a Hessian sum is negative or zero with ``reg_lambda = 0``, if a gradient sum exceeds
-        1e150 in magnitude (its square would overflow: rescale the loss), or if the arrays do not
-        broadcast together.
+        If ``reg_lambda`` or ``gamma`` is negative or not finite, a sum is not finite, a Hessian
+        sum is negative or zero with ``reg_lambda = 0``, a gradient sum exceeds 1e150 in
+        magnitude (its square would overflow: rescale the loss), or the arrays do not broadcast
+        together.
     """
     lam = check_number(reg_lambda, "reg_lambda", low=0.0)
     gamma = check_number(gamma, "gamma", low=0.0)
