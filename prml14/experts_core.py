@@ -60,9 +60,8 @@ __all__ = [
 
 _MAX_START = 1e150  # larger starting weights (W, V) overflow in the Newton steps' objectives
 
+
 # ------------------------------------------------------------------------- argument checks
-
-
 def _check_gate_coefs(gate_coefs, n_basis):
     """A tree's gates as float arrays (level d: (n_nodes_d, n_basis, B_d)), and its leaves."""
     checked, n_nodes = [], 1
@@ -123,8 +122,6 @@ def _check_experts(Phi, t, gamma, W, sample_weight, l2):
 
 
 # ------------------------------------------------------------------------- the model (14.53)
-
-
 @implements("14.53")
 def mixture_of_experts_density(gates, expert_densities):
     """The mixture of experts p(t | x) = Σ_k π_k(x) p_k(t | x), equation (14.53).
@@ -182,10 +179,9 @@ def log_mixture_of_experts_density(log_gates, log_expert_densities):
 def hierarchical_log_gates(Phi_gate, gate_coefs):
     """Log leaf probabilities ln π_leaf(x) of a tree of softmax gates.
 
-    Level d of a tree with branching B has B^d gating nodes; node j has the B children
-    j·B, …, j·B + B − 1 at level d + 1. A leaf's gate is the product of the gate probabilities
-    along its path, so ln π_leaf is the sum of the log-softmax outputs along the path. With one
-    level this is the single softmax gate of a mixture of experts.
+    Level d of a tree with branching B has B^d gating nodes; node j has the children j·B, …,
+    j·B + B − 1 at level d + 1. ln π_leaf is the sum of the log-softmax outputs along the leaf's
+    path; with one level this is the single softmax gate of a mixture of experts.
 
     Parameters
     ----------
@@ -198,6 +194,11 @@ def hierarchical_log_gates(Phi_gate, gate_coefs):
     -------
     ndarray of shape (n_samples, B^depth)
         ln π_leaf(x_n); ``exp`` of each row sums to one.
+
+    Raises
+    ------
+    ValueError
+        If Phi_gate or a level of gate_coefs is not finite or not of the shape given above.
     """
     Phi_gate = Axes().array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"))
     log_gates = np.zeros((Phi_gate.shape[0], 1))
@@ -210,8 +211,6 @@ def hierarchical_log_gates(Phi_gate, gate_coefs):
 
 
 # ------------------------------------------------------------------------- E-step
-
-
 def expert_responsibilities(log_gates, log_expert_densities):
     """Posterior probability of each expert given (x_n, t_n): the E-step of Section 14.5.3.
 
@@ -289,8 +288,7 @@ def gaussian_expert_log_density(Phi, t, W, beta):
 def bernoulli_expert_log_density(Phi, t, W):
     """ln{y_nk^t_n (1 − y_nk)^(1 − t_n)} with y_nk = σ(w_kᵀφ_n), for t_n ∈ {0, 1}, stably.
 
-    Same as :func:`prml14.mixtures.logistic.logistic_component_log_probs` (one expert per row
-    of ``W``).
+    Same as :func:`prml14.mixtures.logistic.logistic_component_log_probs`, one expert per row.
 
     Parameters
     ----------
@@ -310,8 +308,6 @@ def bernoulli_expert_log_density(Phi, t, W):
 
 
 # ------------------------------------------------------------------------- M-steps
-
-
 @implements("14.42", "14.44")
 def linear_experts_m_step(
     Phi,
@@ -352,8 +348,7 @@ def linear_experts_m_step(
     W : ndarray of shape (n_experts, n_basis)
         Current weights (kept by dead experts).
     beta : float or ndarray of shape (n_experts,)
-        Current precisions, positive (scale the ridge; kept by dead experts; a float is
-        shared).
+        Current precisions > 0 (scale the ridge; kept by dead experts; a float is shared).
     sample_weight : ndarray of shape (n_samples,), default=None
         Weights s_n of the samples (ones if None).
     precision : {"per_component", "shared"}, default="per_component"
@@ -547,13 +542,11 @@ def hierarchical_gates_m_step(
 ):
     """M-step of a tree of softmax gates, level by level and node by node.
 
-    Because ln π_leaf is the sum of the log gate probabilities along the leaf's path, the gates'
-    part of Q separates into one term per gating node j:
-    Σ_n h_nj Σ_c (h_n,jc / h_nj) ln π_c|j(x_n), a soft-target multinomial logistic regression
-    (:func:`gate_m_step`) with targets h_n,jc / h_nj and sample weights h_nj, the node
-    posteriors of :func:`node_posteriors` computed from r_n,leaf = s_n γ_n,leaf. A node whose
-    total weight is at most ``DEAD_FRACTION`` × Σ_n s_n keeps its gate. With one level this is
-    the gate M-step of a mixture of experts (targets γ_nk, weights s_n).
+    As ln π_leaf sums the log gate probabilities along the leaf's path, the gates' part of Q
+    splits into one term per gating node j, Σ_n h_nj Σ_c (h_n,jc / h_nj) ln π_c|j(x_n): a
+    soft-target multinomial logistic regression (:func:`gate_m_step`) with weights h_nj, the
+    node posteriors (:func:`node_posteriors`) of r_n,leaf = s_n γ_n,leaf. A node of weight
+    ≤ ``DEAD_FRACTION`` × Σ_n s_n keeps its gate. One level: a mixture of experts' gate M-step.
 
     Parameters
     ----------
@@ -574,6 +567,14 @@ def hierarchical_gates_m_step(
     -------
     list of ndarray
         The new gates, in the layout of ``gate_coefs``.
+
+    Raises
+    ------
+    TypeError
+        If ``l2`` is not a real number or ``max_iter`` not an integer.
+    ValueError
+        If an array is not finite or misshapen, gamma or sample_weight is negative, Phi_gate or
+        a gate exceeds 1e150 in magnitude, or ``l2`` < 0.
     """
     axes = Axes()
     Phi_gate = axes.array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"), max_magnitude=1e150)
