@@ -59,6 +59,29 @@ def check_responsibilities(gamma, n_samples=None, n_components=None):
     return gamma
 
 
+def check_beta(beta, n_components=None):
+    """β > 0 finite: a float, or (if ``n_components`` is given) one per component."""
+    beta = as_float(beta, "beta")
+    if beta.shape not in ((), (n_components,)):
+        each = "" if n_components is None else f" or one per component, shape ({n_components},)"
+        raise ValueError(f"beta must be a float{each}, got shape {beta.shape}")
+    if not np.all(beta > 0):
+        raise ValueError(f"beta (a precision) must be positive and finite, got {beta}")
+    return beta
+
+
+def check_posteriors(gamma, n_samples):
+    """Responsibilities (N, K) whose rows sum to one: the posterior probabilities of the E-step
+    (the M-step's π = Σ_n s_n γ_nk / Σ_n s_n is then on the simplex)."""
+    gamma = check_responsibilities(gamma, n_samples)
+    if not np.allclose(gamma.sum(axis=1), 1.0, rtol=0.0, atol=1e-6):
+        raise ValueError(
+            "gamma must hold responsibilities, each row summing to one over the components "
+            f"(got row sums from {gamma.sum(axis=1).min():.3g} to {gamma.sum(axis=1).max():.3g})"
+        )
+    return gamma
+
+
 def check_weights(sample_weight, n_samples):
     """None (every point counts once) or non-negative finite weights of shape (N,)."""
     if sample_weight is None:

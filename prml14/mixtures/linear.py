@@ -15,8 +15,10 @@ from .._equations import implements
 from .._numerics import DEAD_FRACTION, log_or_minus_inf, logsumexp_last, normalise_log
 from .._validation import Axes, as_float
 from ._base import (
+    check_beta,
     check_coef,
     check_data,
+    check_posteriors,
     check_responsibilities,
     check_weights,
     log_pi,
@@ -45,17 +47,6 @@ __all__ = [
 _BLOCK = 16384  # rows per block in the batched normal equations (bounded temporaries)
 
 
-def _check_beta(beta, n_components=None):
-    """β > 0 finite: a float, or (if ``n_components`` is given) one per component."""
-    beta = as_float(beta, "beta")
-    if beta.shape not in ((), (n_components,)):
-        each = "" if n_components is None else f" or one per component, shape ({n_components},)"
-        raise ValueError(f"beta must be a float{each}, got shape {beta.shape}")
-    if not np.all(beta > 0):
-        raise ValueError(f"beta (a precision) must be positive and finite, got {beta}")
-    return beta
-
-
 def _check_coef(W, n_basis):
     """W of shape (K, M) whose products with Φ and their squares cannot overflow."""
     W = check_coef(W, n_basis)
@@ -73,18 +64,6 @@ def _check_gamma(gamma, shape, name="gamma"):
     return axes.array(gamma, name, ("n_samples", "n_components"), non_negative=True)
 
 
-def _check_posteriors(gamma, n_samples):
-    """Responsibilities (N, K) whose rows sum to one: the posterior probabilities of the E-step
-    (the M-step's π = Σ_n s_n γ_nk / Σ_n s_n is then on the simplex)."""
-    gamma = check_responsibilities(gamma, n_samples)
-    if not np.allclose(gamma.sum(axis=1), 1.0, rtol=0.0, atol=1e-6):
-        raise ValueError(
-            "gamma must hold responsibilities, each row summing to one over the components "
-            f"(got row sums from {gamma.sum(axis=1).min():.3g} to {gamma.sum(axis=1).max():.3g})"
-        )
-    return gamma
-
-
 def _log_densities(Phi, t, W, beta, log_prior=0.0):
     """ln π_k + ln N(t_n | w_kᵀφ_n, β⁻¹), in place in one (N, K) array (the E-step's cost)."""
     out = Phi @ W.T
@@ -100,7 +79,7 @@ def _log_joint(Phi, t, pi, W, beta, check_input=True):
         return _log_densities(Phi, t, W, beta, log_or_minus_inf(pi))
     Phi, t = check_data(Phi, t)
     W = _check_coef(W, Phi.shape[1])
-    return _log_densities(Phi, t, W, _check_beta(beta, len(W)), log_pi(pi, W.shape[0]))
+    return _log_densities(Phi, t, W, check_beta(beta, len(W)), log_pi(pi, W.shape[0]))
 
 
 def linear_component_log_densities(Phi, t, W, beta):
@@ -115,17 +94,21 @@ def linear_component_log_densities(Phi, t, W, beta):
     W : array-like of shape (n_components, n_basis)
         One weight vector per row.
     beta : float or array-like of shape (n_components,)
-        Noise precision (inverse variance): shared by the components, or one per component (as
-        the linear experts of :mod:`prml14.experts` use).
+        Noise precision: shared, or one per component (as the experts of :mod:`prml14.experts`).
 
     Returns
     -------
     ndarray of shape (n_samples, n_components)
         The log densities.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or W is misshapen, not finite or beyond 1e150, or a beta is not positive.
     """
     Phi, t = check_data(Phi, t)
     W = _check_coef(W, Phi.shape[1])
-    return _log_densities(Phi, t, W, _check_beta(beta, len(W)))
+    return _log_densities(Phi, t, W, check_beta(beta, len(W)))
 
 
 @implements("14.34")
@@ -316,8 +299,7 @@ def expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi, W, beta):
 def q_linear_weights(Phi, t, gamma, W, beta):
     """The part of Q that depends on the weights: Σ_n Σ_k γ_nk {−(β/2)(t_n − w_kᵀφ_n)²} (14.39).
 
-    Q equals this plus terms that do not depend on W. Maximising it over w_k alone is a weighted
-    least-squares problem for each k.
+    Q is this plus terms free of W; maximising it over each w_k is a weighted least squares.
 
     Parameters
     ----------
@@ -336,6 +318,12 @@ def q_linear_weights(Phi, t, gamma, W, beta):
     -------
     float
         The W-dependent part of Q.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t, gamma or W is misshapen or not finite, Phi, t or W exceeds 1e150, gamma is
+        negative, or beta is not a positive scalar.
     """
     return _q_weights(*_check_q(Phi, t, gamma, W, beta))
 
@@ -343,7 +331,7 @@ def q_linear_weights(Phi, t, gamma, W, beta):
 def _check_q(Phi, t, gamma, W, beta):
     Phi, t = check_data(Phi, t)
     W = _check_coef(W, Phi.shape[1])
-    return Phi, t, _check_gamma(gamma, (len(t), len(W))), W, _check_beta(beta)
+    return Phi, t, _check_gamma(gamma, (len(t), len(W))), W, check_beta(beta)
 
 
 def _q_weights(Phi, t, gamma, W, beta):
@@ -374,6 +362,11 @@ def q_linear_precision(Phi, t, gamma, W, beta):
     -------
     float
         The (W, β)-dependent part of Q.
+
+    Raises
+    ------
+    ValueError
+        As :func:`q_linear_weights` (beta must be a positive scalar).
     """
     Phi, t, gamma, W, beta = _check_q(Phi, t, gamma, W, beta)
     return float(0.5 * np.log(beta) * gamma.sum()) + _q_weights(Phi, t, gamma, W, beta)
@@ -475,13 +468,10 @@ def _least_squares(Phi, t, R, W_old, total_weight):
 def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     """w_k = (Φᵀ R_k Φ)⁻¹ Φᵀ R_k t for every k at once, equation (14.42).
 
-    R_k = diag(s_1 γ_1k, ..., s_N γ_Nk) is never formed: Φᵀ R_k Φ and Φᵀ R_k t are computed
-    for all K components at once (:func:`weighted_normal_equations`). The solution makes the
-    gradient (14.40)/(14.41) the zero vector.
-
-    Degenerate cases: a singular Φᵀ R_k Φ is solved in the minimum-norm least-squares sense
-    (:func:`solve_normal_equations`; singularity is judged after rescaling the system to unit
-    diagonal, so badly scaled inputs are not mistaken for collinear ones); a component with
+    R_k = diag(s_1 γ_1k, ..., s_N γ_Nk) is never formed (:func:`weighted_normal_equations`).
+    The solution makes the gradient (14.40)/(14.41) the zero vector. A singular Φᵀ R_k Φ is
+    solved in the minimum-norm sense (:func:`solve_normal_equations`, judged at unit diagonal
+    so that bad scaling is not taken for collinearity); a component with
     Σ_n s_n γ_nk <= 1e-10 Σ_n s_n keeps ``W_old[k]`` (or zeros if ``W_old`` is None).
 
     Parameters
@@ -491,8 +481,7 @@ def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     t : array-like of shape (n_samples,)
         The targets.
     gamma : array-like of shape (n_samples, n_components)
-        The responsibilities (any non-negative weights: (14.42) does not need rows summing to
-        one).
+        The responsibilities, or any non-negative weights (rows need not sum to one).
     W_old : array-like of shape (n_components, n_basis), default=None
         The previous weights, kept by components that have lost every point.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -502,6 +491,12 @@ def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     -------
     ndarray of shape (n_components, n_basis)
         The new weights W.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or gamma is misshapen or not finite, Phi or t exceeds 1e150, gamma is
+        negative, or sample_weight is negative, not finite, all zero or beyond 1e100.
     """
     Phi, t = check_data(Phi, t)
     sample_weight = check_weights(sample_weight, len(t))
@@ -555,10 +550,9 @@ def noise_precision(Phi, t, gamma, W, *, sample_weight=None, floor=None):
 def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, check_input=True):
     """The M-step of a mixture of linear regressions: π (14.38), W (14.42), then β (14.44).
 
-    It maximises Q(θ, θ^old), the expected complete-data log-likelihood with the points' terms
-    weighted by s_n γ_nk: first π_k = Σ_n s_n γ_nk / Σ_n s_n (:func:`mixing_coefficients`), then
-    the K weighted normal equations (:func:`weighted_least_squares`), then the precision at the
-    new weights (:func:`noise_precision`). The arguments are checked once.
+    It maximises Q(θ, θ^old) with the points' terms weighted by s_n γ_nk: π_k = Σ_n s_n γ_nk /
+    Σ_n s_n (:func:`mixing_coefficients`), the K weighted normal equations
+    (:func:`weighted_least_squares`), the precision at the new W (:func:`noise_precision`).
 
     Parameters
     ----------
@@ -575,8 +569,7 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, 
     floor : float, default=None
         Lower bound on the variance 1/β (see :func:`noise_precision`).
     check_input : bool, default=True
-        Validate the arguments. ``False`` skips the checks (and their fixed cost) for arguments
-        already validated, as the estimators' EM loops do after ``fit`` has checked the data.
+        Validate the arguments (once). ``False`` skips the checks, as the estimators' EM loops do.
 
     Returns
     -------
@@ -586,11 +579,17 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, 
         The component weights.
     beta : float
         The noise precision.
+
+    Raises
+    ------
+    ValueError
+        With ``check_input``: as :func:`weighted_least_squares`, and if a row of gamma does not
+        sum to one.
     """
     if check_input:
         Phi, t = check_data(Phi, t)
         sample_weight = check_weights(sample_weight, len(t))
-        gamma = _check_posteriors(gamma, len(t))
+        gamma = check_posteriors(gamma, len(t))
     R = weigh(gamma, sample_weight)
     total = float(len(t) if sample_weight is None else sample_weight.sum())
     W = _least_squares(Phi, t, R, W_old, total)
