@@ -193,10 +193,9 @@ def reduced_error_prune(estimator, X_val, y_val, sample_weight=None):
 
     Raises
     ------
-    sklearn.exceptions.NotFittedError
-        If ``estimator`` is not fitted.
     ValueError
-        Naming the argument, if ``X_val`` is not a finite 2-D array with the estimator's number
+        scikit-learn's ``NotFittedError`` (a ValueError) if ``estimator`` is not fitted; naming
+        the argument, if ``X_val`` is not a finite 2-D array with the estimator's number
         of features (C4.5 accepts NaN); ``y_val`` is not 1-D, holds labels the classifier was
         not trained on or, for a regressor, is not finite or exceeds 1e100 in magnitude;
         ``X_val`` and ``y_val`` have inconsistent numbers of samples; or ``sample_weight`` is
