@@ -74,6 +74,17 @@ def test_kmeans_start_separates_components_a_million_units_apart(seed):
     _assert_recovers_the_lines(model)
 
 
+def test_kmeans_start_ignores_points_of_zero_weight():
+    """Zero-weight outliers change neither the scaling nor the clusters of the k-means start:
+    without the weights they would take a cluster of their own."""
+    X, t, _ = _two_far_lines()
+    X_out = np.vstack([X, np.full((20, 1), 50.0)])
+    t_out = np.concatenate([t, np.full(20, -1e8)])
+    weight = np.concatenate([np.ones(len(t)), np.zeros(20)])
+    model = MixtureOfLinearRegressions(2, init="kmeans", random_state=0)
+    _assert_recovers_the_lines(model.fit(X_out, t_out, sample_weight=weight))
+
+
 @pytest.mark.parametrize("distance", [1e3, 1e6, 1e150])
 def test_mixture_log_density_between_far_components_is_finite(distance):
     x = np.array([0.0, distance / 2, distance])

@@ -64,18 +64,20 @@ class _MixtureEM:
                 "each component needs at least one data point"
             )
 
-    def _initial_responsibilities(self, data):
+    def _initial_responsibilities(self, data, sample_weight):
         """A function of the random state giving a restart's responsibilities (``data``: X
-        with t as a last column, whose standardised rows ``"kmeans"`` clusters)."""
+        with t as a last column, whose weighted standardised rows ``"kmeans"`` clusters)."""
         K, n_samples = self.n_components, data.shape[0]
         if isinstance(self.init, str):
             if self.init == "random":
                 return lambda rng: rng.dirichlet(np.ones(K), size=n_samples)
             if self.init == "random_hard":
                 return lambda rng: np.eye(K)[rng.randint(K, size=n_samples)]
-            scaled = StandardScaler().fit_transform(data)
+            scaled = StandardScaler().fit_transform(data, sample_weight=sample_weight)
             return lambda rng: np.eye(K)[
-                KMeans(K, n_init=1, random_state=rng.randint(2**31 - 1)).fit_predict(scaled)
+                KMeans(K, n_init=1, random_state=rng.randint(2**31 - 1)).fit_predict(
+                    scaled, sample_weight=sample_weight
+                )
             ]
         gamma = check_responsibilities(self.init, n_samples)
         if gamma.shape[1] != K:
@@ -92,7 +94,7 @@ class _MixtureEM:
 
     def _run_em(self, data, e_step, m_step, sample_weight, rng, penalty=None):
         """Run ``prml14._em.run_em`` and store the traces; return the best parameters."""
-        start = self._initial_responsibilities(data)
+        start = self._initial_responsibilities(data, sample_weight)
         total = float(data.shape[0] if sample_weight is None else sample_weight.sum())
         result = run_em(
             lambda random_state: m_step(start(random_state), None),
@@ -140,10 +142,9 @@ class MixtureOfLinearRegressions(_MixtureEM, RegressorMixin, BaseEstimator):
 (n_samples, n_components), default="random"
         Initial responsibilities: Dirichlet(1, ..., 1) rows, a random hard assignment, the
         hard clusters of k-means on the standardised columns of X and t, or the given array
-        (then ``n_init`` must be 1). The first M-step turns them into parameters; random
-        draws happen only here. Random starts begin every component near the one
-        least-squares line, where EM can stop when the components lie far apart:
-        ``"kmeans"`` is then the better choice.
+        (then ``n_init`` must be 1), turned into parameters by the first M-step. Random
+        starts begin every component near the one least-squares line, where EM can stop
+        when the components lie far apart: ``"kmeans"`` is then the better choice.
     fit_intercept : bool, default=True
         If True the basis is φ(x) = (1, x); otherwise X is used as Φ unchanged (user features).
     random_state : int, RandomState instance or None, default=None
