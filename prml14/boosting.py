@@ -87,10 +87,7 @@ def _mistakes(w, miss, *, log=False):
 
 def _check_alpha(alpha):
     """α_m: a finite real number."""
-    alpha = check_number(alpha, "alpha")
-    if not np.isfinite(alpha):
-        raise ValueError(f"alpha must be finite, got {alpha!r}")
-    return alpha
+    return check_number(alpha, "alpha")
 
 
 def _finite(out, message):

@@ -313,7 +313,7 @@ def absolute_error_gradient(r):
 
 
 def _check_delta(delta):
-    return check_number(delta, "delta", low=0.0, high=np.inf, closed="neither")
+    return check_number(delta, "delta", low=0.0, closed="neither")
 
 
 def huber_loss(r, delta):

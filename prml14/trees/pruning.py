@@ -45,11 +45,8 @@ __all__ = [
 
 
 def _check_lambda(lam):
-    """λ of (14.31): a finite real number >= 0."""
-    lam = check_number(lam, "lam")  # a real number, not NaN (TypeError for a string)
-    if not np.isfinite(lam) or lam < 0:
-        raise ValueError(f"lam must be a finite non-negative number, got {lam}")
-    return lam
+    """λ of (14.31): a finite real number >= 0 (TypeError for a string)."""
+    return check_number(lam, "lam", low=0.0)
 
 
 @implements("14.31")
