@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._equations import implements
-from ._validation import as_float, check_array, check_number
+from ._validation import Axes, as_float, check_array, check_number
 
 __all__ = [
     "weighted_misclassification",
@@ -57,22 +57,10 @@ __all__ = [
 
 
 def _per_sample(**arrays):
-    """The arrays as 1-D floats of one common length; ValueError naming the argument otherwise."""
-    out, first = [], None
-    for name, a in arrays.items():
-        a = as_float(a, name)
-        if a.ndim != 1:
-            raise ValueError(
-                f"{name} must be a 1-D array of shape (n_samples,), got shape {a.shape}"
-            )
-        if first is None:
-            first = (name, a.shape[0])
-        elif a.shape[0] != first[1]:
-            raise ValueError(
-                f"{name} must have the length of {first[0]} ({first[1]}), got {a.shape[0]}"
-            )
-        out.append(a)
-    return out
+    """The arrays as 1-D floats of one common length n_samples (ValueError naming the one that
+    is not)."""
+    axes = Axes()
+    return [axes.array(a, name, ("n_samples",), allow_empty=True) for name, a in arrays.items()]
 
 
 def _mistakes(w, miss, *, log=False):

@@ -39,11 +39,9 @@ __all__ = [
 
 
 def _weights(a, name, ndim):
-    a = as_float(a, name, allow_inf=True)  # real numbers: no complex values, no strings
+    a = as_float(a, name, non_negative=True)  # finite reals: no complex values, no strings
     if a.ndim != ndim:
         raise ValueError(f"{name} must be a {ndim}-D array, got shape {a.shape}")
-    if not np.all(np.isfinite(a)) or np.any(a < 0):
-        raise ValueError(f"{name} must hold finite non-negative weights")
     return a
 
 

@@ -92,15 +92,23 @@ def test_weight_updates_refuse_bad_alpha_and_overflow():
 
 def test_core_functions_name_the_argument_instead_of_broadcasting():
     # a length-1 f_prev or y used to broadcast silently against t and w
-    with pytest.raises(ValueError, match=r"f_prev must have the length of t \(2\), got 1"):
+    with pytest.raises(
+        ValueError,
+        match=r"f_prev must have shape \(n_samples,\) with n_samples = 2, got shape \(1,\)",
+    ):
         exponential_error_weights([1.0, -1.0], [0.1])
-    with pytest.raises(ValueError, match=r"y must have the length of w \(2\), got 1"):
+    with pytest.raises(
+        ValueError, match=r"y must have shape \(n_samples,\) with n_samples = 2, got shape \(1,\)"
+    ):
         exponential_weight_update([1.0, 1.0], 0.5, [1.0, -1.0], [1.0])
-    with pytest.raises(ValueError, match=r"miss must have the length of w \(3\), got 2"):
+    with pytest.raises(
+        ValueError,
+        match=r"miss must have shape \(n_samples,\) with n_samples = 3, got shape \(2,\)",
+    ):
         weighted_error([1.0, 2.0, 3.0], [True, False])
     with pytest.raises(ValueError, match="the weights w must be non-negative"):
         weighted_error([-1.0, 2.0], [True, False])
-    with pytest.raises(ValueError, match=r"f must be a 1-D array"):
+    with pytest.raises(ValueError, match=r"f must have shape \(n_samples,\)"):
         exponential_error([1.0, -1.0], [[0.1, 0.2]])
     with pytest.raises(ValueError, match="one column per entry of alphas"):
         additive_model(np.ones((3, 4)), [1.0, 2.0])
