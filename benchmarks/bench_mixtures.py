@@ -33,7 +33,7 @@ from _timing import median_time, row
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from threadpoolctl import threadpool_limits
 
-import prml14.experts_core
+import prml14.mixtures.experts
 from prml14 import (
     MixtureOfLinearRegressions,
     MixtureOfLogisticRegressions,
@@ -42,9 +42,9 @@ from prml14 import (
     responsibilities_linear,
     responsibilities_logistic,
 )
-from prml14.conditional_mixture import affine_features
-from prml14.experts import MixtureOfExpertsRegressor
-from prml14.experts_core import (
+from prml14.mixtures.conditional_mixture import affine_features
+from prml14.mixtures.expert_estimators import MixtureOfExpertsRegressor
+from prml14.mixtures.experts import (
     expert_responsibilities,
     gaussian_expert_log_density,
     hierarchical_gates_m_step,
@@ -174,7 +174,7 @@ def count_newton_steps(model, Phi, t, params):
         n_iter = m_step_logistic(Phi, t, gamma, params[1], return_n_iter=True)[2]
         return int(n_iter.sum())
     steps = []
-    patched = [(prml14.experts_core, "weighted_softmax_irls")]
+    patched = [(prml14.mixtures.experts, "weighted_softmax_irls")]
     originals = [getattr(module, name) for module, name in patched]
 
     def counting(original):

@@ -1,8 +1,20 @@
 """prml14: the executable companion to Chapter 14 of Bishop's PRML ("Combining Models").
 
-The package has two layers: a functional core whose names follow the book's notation, each
-function tagged with the equation(s) it implements (see :mod:`prml14._equations`), and
-estimators with the scikit-learn API built from that core.
+The package is laid out like the book, one subpackage per part:
+
+* :mod:`prml14.committees`: Bayesian model averaging and committees (14.1-14.2), bagging,
+  random forests and their importances, voting, blending and stacking (pages B.10-B.11);
+* :mod:`prml14.boosting`: AdaBoost and the exponential error (14.3), the error functions of
+  14.3.2, and the boosting family of pages B.1-B.6;
+* :mod:`prml14.trees`: the one tree engine, CART and its pruning (14.4), ID3/C4.5, the
+  absolute-error criterion and reduced-error pruning (pages B.7-B.9);
+* :mod:`prml14.mixtures`: the conditional mixture (14.1), mixtures of linear and logistic
+  regressions, IRLS, and mixtures of experts (14.5).
+
+Inside each, a module named after the mathematics holds the functional core, every function
+tagged with the equation(s) it implements (see :func:`prml14.registry`), and a module whose name
+ends in ``_estimators`` holds the estimators with the scikit-learn API built from that core.
+Every public name is also importable from ``prml14`` itself.
 """
 
 __version__ = "0.1.0"
@@ -12,108 +24,127 @@ from ._equations import (
     implements,
     registry,
 )
-from .adaboost import (
+from .boosting import (
+    LOSS_NAMES,
+    MARGIN_LOSSES,
+    REGRESSION_LOSSES,
     AdaBoostClassifier,
-)
-from .adaboost_variants import (
+    DecisionStump,
     GentleAdaBoostClassifier,
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+    LogitBoostClassifier,
     RealAdaBoostClassifier,
+    absolute_error,
+    absolute_error_gradient,
+    additive_model,
+    binomial_log_likelihood_derivatives,
+    classifier_weight,
+    committee_sign,
+    cross_entropy_loss,
+    cross_entropy_loss_gradient,
+    cross_entropy_loss_hessian,
+    expected_exponential_loss,
+    exponential_error,
+    exponential_error_of_alpha,
+    exponential_error_split,
+    exponential_error_weights,
+    exponential_loss,
     exponential_loss_derivatives,
+    exponential_loss_gradient,
+    exponential_loss_hessian,
     exponential_reweight,
+    exponential_risk_minimiser,
+    exponential_weight_update,
+    exponential_weight_update_from_mistakes,
     gentle_newton_step,
     half_log_odds_leaf_values,
+    hinge_loss,
+    hinge_loss_gradient,
+    huber_delta,
+    huber_loss,
+    huber_loss_gradient,
+    l2_residuals,
+    leaf_line_search,
+    line_search,
+    logitboost_newton_step,
+    logitboost_weights,
+    logitboost_working_response,
+    make_loss,
+    margin_from_mistakes,
+    misclassification_loss,
+    multiclass_logitboost_step,
+    multinomial_log_loss,
+    multinomial_log_loss_gradient,
+    multinomial_log_loss_hessian,
+    prune_by_gain,
+    pseudo_residuals,
+    regularised_objective,
+    samme_classifier_weight,
+    samme_scores,
+    second_order_objective,
+    squared_error,
+    squared_error_gradient,
+    squared_error_hessian,
+    stagewise_step,
+    stagewise_update,
+    update_weights,
+    weighted_error,
+    weighted_misclassification,
+    weighted_quantile,
 )
-from .bagging import (
+from .committees import (
     BaggingClassifier,
     BaggingRegressor,
-    bootstrap_indices,
-    expected_oob_fraction,
-    out_of_bag_mask,
-)
-from .bma import (
+    BlendingClassifier,
+    BlendingRegressor,
+    CommitteeErrors,
+    RandomForestClassifier,
+    RandomForestRegressor,
+    StackingClassifier,
+    StackingRegressor,
+    VotingClassifier,
+    VotingRegressor,
     bma_predictive_density,
+    bootstrap_indices,
+    cauchy_log_densities,
     combination_responsibilities,
+    committee_errors,
+    committee_prediction,
+    component_log_densities,
+    correlated_average_variance,
+    error_moments,
+    expected_oob_fraction,
     fit_combination_weights,
+    gaussian_log_densities,
+    impurity_importances,
+    inverse_error_weights,
+    linear_blend_weights,
     log_bma_marginal,
     log_joint,
     log_marginal,
     log_model_evidence,
     log_model_posterior,
+    majority_vote_accuracy,
+    make_uncorrelated_errors,
+    mean_decrease_in_impurity,
+    member_errors,
+    member_expected_errors,
     mixture_density,
     mixture_log_density,
     mixture_log_likelihood,
     model_posterior_path,
-)
-from .boosting import (
-    additive_model,
-    classifier_weight,
-    committee_sign,
-    exponential_error,
-    exponential_error_of_alpha,
-    exponential_error_split,
-    exponential_error_weights,
-    exponential_weight_update,
-    exponential_weight_update_from_mistakes,
-    margin_from_mistakes,
-    samme_classifier_weight,
-    samme_scores,
-    update_weights,
-    weighted_error,
-    weighted_misclassification,
-)
-from .boosting_losses import (
-    LOSS_NAMES,
-    huber_delta,
-    leaf_line_search,
-    line_search,
-    make_loss,
-    pseudo_residuals,
-    weighted_quantile,
-)
-from .c45 import (
-    C45Classifier,
-    MultiwayTree,
-)
-from .c45_core import (
-    entropy,
-    fractional_weights,
-    gain_ratio,
-    information_gain,
-    intrinsic_value,
-    missing_value_gain,
-)
-from .combining import (
-    BlendingClassifier,
-    BlendingRegressor,
-    StackingClassifier,
-    StackingRegressor,
-    VotingClassifier,
-    VotingRegressor,
-)
-from .combining_core import (
-    inverse_error_weights,
-    linear_blend_weights,
-    majority_vote_accuracy,
+    oob_permutation_importance,
+    out_of_bag_mask,
+    out_of_bag_prediction,
     out_of_fold_predictions,
+    permutation_importance,
+    permutation_indices,
+    sample_mixture,
     soft_vote,
+    uncorrelated_committee_error,
     vote_with_reject,
     weighted_vote,
-)
-from .committees import (
-    CommitteeErrors,
-    committee_errors,
-    committee_prediction,
-    error_moments,
-    make_uncorrelated_errors,
-    member_errors,
-    member_expected_errors,
-    uncorrelated_committee_error,
-)
-from .conditional_mixture import (
-    affine_features,
-    conditional_mixture_density,
-    log_conditional_mixture_density,
-    softmax_gates,
 )
 from .datasets import (
     make_five_regions,
@@ -123,133 +154,72 @@ from .datasets import (
     make_wavy_classes,
     make_xor_regression,
 )
-from .densities import (
-    cauchy_log_densities,
-    component_log_densities,
-    gaussian_log_densities,
-    sample_mixture,
-)
-from .experts import (
+from .mixtures import (
     HierarchicalMixtureOfExpertsClassifier,
     HierarchicalMixtureOfExpertsRegressor,
     MixtureOfExpertsClassifier,
     MixtureOfExpertsRegressor,
-)
-from .experts_core import (
+    MixtureOfLinearRegressions,
+    MixtureOfLogisticRegressions,
+    affine_features,
     bernoulli_expert_log_density,
+    complete_data_log_likelihood_linear,
+    complete_data_log_likelihood_logistic,
+    conditional_mixture_density,
+    expected_complete_data_log_likelihood_linear,
+    expected_complete_data_log_likelihood_logistic,
     expert_responsibilities,
     gate_m_step,
     gaussian_expert_log_density,
     hierarchical_gates_m_step,
     hierarchical_log_gates,
     linear_experts_m_step,
+    log_conditional_mixture_density,
     log_mixture_of_experts_density,
     logistic_experts_m_step,
-    mixture_of_experts_density,
-    node_posteriors,
-)
-from .forests import (
-    RandomForestClassifier,
-    RandomForestRegressor,
-    correlated_average_variance,
-    out_of_bag_prediction,
-)
-from .gradient_boosting import (
-    GradientBoostingClassifier,
-    GradientBoostingRegressor,
-)
-from .importances import (
-    impurity_importances,
-    mean_decrease_in_impurity,
-    oob_permutation_importance,
-    permutation_importance,
-    permutation_indices,
-)
-from .irls import (
-    q_gradient,
-    q_negative_hessian,
-    weighted_logistic_irls,
-    weighted_logistic_objective,
-    weighted_softmax_irls,
-)
-from .logitboost import (
-    LogitBoostClassifier,
-    binomial_log_likelihood_derivatives,
-    logitboost_newton_step,
-    logitboost_weights,
-    logitboost_working_response,
-    multiclass_logitboost_step,
-)
-from .losses import (
-    MARGIN_LOSSES,
-    REGRESSION_LOSSES,
-    absolute_error,
-    absolute_error_gradient,
-    cross_entropy_loss,
-    cross_entropy_loss_gradient,
-    cross_entropy_loss_hessian,
-    expected_exponential_loss,
-    exponential_loss,
-    exponential_loss_gradient,
-    exponential_loss_hessian,
-    exponential_risk_minimiser,
-    hinge_loss,
-    hinge_loss_gradient,
-    huber_loss,
-    huber_loss_gradient,
-    misclassification_loss,
-    multinomial_log_loss,
-    multinomial_log_loss_gradient,
-    multinomial_log_loss_hessian,
-    squared_error,
-    squared_error_gradient,
-    squared_error_hessian,
-)
-from .mixtures import (
-    MixtureOfLinearRegressions,
-    MixtureOfLogisticRegressions,
-    complete_data_log_likelihood_linear,
-    complete_data_log_likelihood_logistic,
-    expected_complete_data_log_likelihood_linear,
-    expected_complete_data_log_likelihood_logistic,
     m_step_linear,
     m_step_logistic,
     mixing_coefficients,
+    mixture_of_experts_density,
     mixture_of_linear_regressions_density,
     mixture_of_linear_regressions_log_likelihood,
     mixture_of_logistic_regressions_log_likelihood,
     mixture_of_logistic_regressions_proba,
+    node_posteriors,
     noise_precision,
+    q_gradient,
     q_linear_precision,
     q_linear_weights,
+    q_negative_hessian,
     responsibilities_linear,
     responsibilities_logistic,
+    softmax_gates,
     solve_normal_equations,
     weighted_least_squares,
+    weighted_logistic_irls,
+    weighted_logistic_objective,
     weighted_normal_equations,
-)
-from .stagewise import (
-    l2_residuals,
-    prune_by_gain,
-    regularised_objective,
-    second_order_objective,
-    stagewise_step,
-    stagewise_update,
-)
-from .stumps import (
-    DecisionStump,
+    weighted_softmax_irls,
 )
 from .trees import (
+    C45Classifier,
     DecisionTreeClassifier,
     DecisionTreeRegressor,
+    MultiwayTree,
     absolute_deviation,
     cost_complexity,
     cross_entropy_impurity,
     cross_validate_ccp_lambda,
+    entropy,
+    fractional_weights,
+    gain_ratio,
     gini_impurity,
     grow_tree,
+    information_gain,
+    intrinsic_value,
     leaf_value,
     misclassification_impurity,
+    missing_value_gain,
     prune_to_lambda,
     pruning_costs,
     reduced_error_prune,

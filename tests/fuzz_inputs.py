@@ -467,7 +467,7 @@ def _regression_data(ctx, min_samples=1):
 
 
 def _loss_call(ctx, **extra):
-    from prml14.boosting_losses import make_loss
+    from prml14.boosting.gradient_boosting import make_loss
 
     return {
         "loss": make_loss("squared_error"),

@@ -25,8 +25,8 @@ from prml14 import (
     weighted_error,
     weighted_misclassification,
 )
-from prml14.boosting import normalise_log_weights
-from prml14.stumps import SortedColumns
+from prml14.boosting.adaboost import normalise_log_weights
+from prml14.boosting.stump_estimators import SortedColumns
 
 
 def members(model, X):

@@ -1,5 +1,6 @@
-"""Voting, blending and stacking (prml14.combining_core, prml14.combining, prml14.stacking):
-brute force on small vote tables and active sets, Condorcet by enumeration, scikit-learn's
+"""Voting, blending and stacking (prml14.committees.combining,
+prml14.committees.combining_estimators, prml14.committees.stacking_estimators): brute force on
+small vote tables and active sets, Condorcet by enumeration, scikit-learn's
 Voting*/Stacking*/cross_val_predict as oracles, a member that exposes any in-sample prediction
 reaching the final estimator, bad inputs, determinism and the scikit-learn API checks."""
 

@@ -16,13 +16,13 @@ from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from prml14 import make_gated_regression
-from prml14.experts import (
+from prml14.mixtures.expert_estimators import (
     HierarchicalMixtureOfExpertsClassifier,
     HierarchicalMixtureOfExpertsRegressor,
     MixtureOfExpertsClassifier,
     MixtureOfExpertsRegressor,
 )
-from prml14.experts_core import (
+from prml14.mixtures.experts import (
     expert_responsibilities,
     gate_m_step,
     gaussian_expert_log_density,
@@ -34,7 +34,7 @@ from prml14.experts_core import (
     mixture_of_experts_density,
     node_posteriors,
 )
-from prml14.irls import weighted_softmax_irls, weighted_softmax_objective
+from prml14.mixtures.irls import weighted_softmax_irls, weighted_softmax_objective
 
 
 def _quiet_fit(estimator, X, y):

@@ -2,14 +2,14 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from prml14.experts_core import logistic_experts_m_step
-from prml14.irls import (
+from prml14.mixtures import m_step_logistic
+from prml14.mixtures.experts import logistic_experts_m_step
+from prml14.mixtures.irls import (
     q_gradient,
     q_negative_hessian,
     weighted_logistic_irls,
     weighted_logistic_objective,
 )
-from prml14.mixtures import m_step_logistic
 
 
 def _problem(seed=0, n=60, m=3):

@@ -5,7 +5,7 @@ import pytest
 from scipy.special import softmax
 from sklearn.linear_model import LogisticRegression
 
-from prml14.irls import (
+from prml14.mixtures.irls import (
     softmax_q_gradient,
     softmax_q_negative_hessian,
     weighted_softmax_irls,

@@ -12,7 +12,6 @@ from sklearn.linear_model import LinearRegression
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from prml14 import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
-from prml14.irls import q_gradient, q_negative_hessian
 from prml14.mixtures import (
     complete_data_log_likelihood_linear,
     complete_data_log_likelihood_logistic,
@@ -35,6 +34,7 @@ from prml14.mixtures import (
     weighted_least_squares,
     weighted_normal_equations,
 )
+from prml14.mixtures.irls import q_gradient, q_negative_hessian
 
 
 def linear_params(seed=0, n=12, k=3, m=2):

@@ -9,7 +9,7 @@ from prml14._numerics import (
     normalise_log,
     softplus,
 )
-from prml14.conditional_mixture import affine_features
+from prml14.mixtures.conditional_mixture import affine_features
 
 
 def test_softplus_matches_logaddexp_without_overflow():

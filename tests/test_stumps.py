@@ -5,7 +5,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from prml14 import DecisionStump
 from prml14._validation import binary_targets
-from prml14.stumps import SortedColumns
+from prml14.boosting.stump_estimators import SortedColumns
 
 
 def brute_force_min_error(X, t, w):

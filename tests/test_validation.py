@@ -155,7 +155,7 @@ def test_too_many_components_name_the_parameter():
 def test_convergence_warnings_point_at_the_caller():
     from sklearn.exceptions import ConvergenceWarning
 
-    from prml14.bma import fit_combination_weights
+    from prml14.committees.bma import fit_combination_weights
 
     rng = np.random.RandomState(0)
     X = rng.normal(size=(100, 1))

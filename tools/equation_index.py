@@ -190,25 +190,37 @@ def status_text(counts):
     )
 
 
+PARTS = ("committees", "boosting", "trees", "mixtures")  # the book's order
+
+
 def public_modules():
-    """``prml14``'s public modules (those of its subpackages included), sorted by name. A
-    subpackage itself is not listed: it only re-exports the names of its modules."""
-    names = sorted(
-        m.name
-        for m in pkgutil.walk_packages(prml14.__path__, prefix="prml14.")
-        if not m.ispkg and not any(part.startswith("_") for part in m.name.split("."))
+    """``prml14``'s public subpackages in the book's order, each followed by its modules sorted
+    by name, then the shared top-level modules."""
+
+    def order(name):
+        part = name.split(".")[1]
+        return (PARTS.index(part) if part in PARTS else len(PARTS), name)
+
+    return sorted(
+        (
+            (m.name, m.ispkg)
+            for m in pkgutil.walk_packages(prml14.__path__, prefix="prml14.")
+            if not any(part.startswith("_") for part in m.name.split("."))
+        ),
+        key=lambda item: order(item[0]),
     )
-    return names
 
 
 def api_page():
     lines = [
         GENERATED_NOTE,
         "# API reference\n",
-        "The `prml14` package, module by module. The functional core is tagged with the equations "
-        "it implements (see the {doc}`equation-index`); the estimators follow the scikit-learn "
-        "API. Estimators and tagged core functions can also be imported from the top-level "
-        "package (`from prml14 import softmax_gates`); helpers are imported from their module.\n",
+        "The `prml14` package, part by part: one subpackage per part of the book, each holding "
+        "its functional core, tagged with the equations it implements (see the "
+        "{doc}`equation-index`), and its estimators, which follow the scikit-learn API (the "
+        "modules whose names end in `_estimators`). Every public name can also be imported "
+        "from its subpackage (`from prml14.mixtures import softmax_gates`) or from the "
+        "top-level package (`from prml14 import softmax_gates`).\n",
         "## The equation registry\n",
         "Every core function and estimator carries the equations it implements; the registry "
         "maps each equation number, (14.1)–(14.53) and (B.1), (B.2), ..., to them. It is "
@@ -218,16 +230,14 @@ def api_page():
         ".. autofunction:: prml14.implements",
         "```\n",
     ]
-    for module in public_modules():
-        # automodule prints the module's docstring (its summary included) under the heading
-        lines += [
-            f"## `{module}`\n",
-            "```{eval-rst}",
-            f".. automodule:: {module}",
-            "   :members:",
-            f"   :exclude-members: {METADATA_ROUTING}",
-            "```\n",
-        ]
+    for module, is_package in public_modules():
+        # automodule prints the module's docstring (its summary included) under the heading;
+        # a subpackage shows only its docstring (its names are documented in its modules)
+        heading = "##" if is_package or module.count(".") == 1 else "###"
+        lines += [f"{heading} `{module}`\n", "```{eval-rst}", f".. automodule:: {module}"]
+        if not is_package:
+            lines += ["   :members:", f"   :exclude-members: {METADATA_ROUTING}"]
+        lines += ["```\n"]
     return "\n".join(lines) + "\n"
 
 

@@ -1,16 +1,22 @@
-"""Mixtures of linear and of logistic regressions fitted by EM (Sections 14.5.1-14.5.2).
+"""Conditional mixtures, pages 14 and 14.5.1-14.5.3: the conditional mixture (14.1), mixtures
+of linear and of logistic regressions, and mixtures of experts, all fitted by EM.
 
-Both models are conditional mixtures p(t | φ) = Σ_k π_k p_k(t | φ) whose mixing coefficients π_k
-do not depend on the input. The package has one module per model for the tagged core functions
-and one for the estimators:
+Core (tagged with the equations they implement) and estimators (scikit-learn API)::
 
-* :mod:`prml14.mixtures.linear`: the core of (14.34)-(14.44), with the M-step
-  :func:`~prml14.mixtures.linear.m_step_linear`;
-* :mod:`prml14.mixtures.logistic`: the core of (14.45)-(14.52), with the M-step
-  :func:`~prml14.mixtures.logistic.m_step_logistic`;
-* :mod:`prml14.mixtures.estimators`:
-  :class:`~prml14.mixtures.estimators.MixtureOfLinearRegressions` and
-  :class:`~prml14.mixtures.estimators.MixtureOfLogisticRegressions`, built from them.
+    conditional_mixture  p(t | x) = Σ_k π_k(x) p(t | x, k) (14.1) and softmax gates
+    linear               mixtures of linear regressions, (14.34)-(14.44), M-step m_step_linear
+    irls                 weighted IRLS: Newton's method for logistic models (14.51)-(14.52)
+    logistic             mixtures of logistic regressions, (14.45)-(14.52), M-step m_step_logistic
+    experts              mixtures of experts and their hierarchies (14.53): E- and M-steps
+    mixture_estimators   MixtureOfLinear/LogisticRegressions -> linear, logistic
+    expert_estimators    (Hierarchical)MixtureOfExperts* -> experts, _gated_experts
+
+``_base`` holds the argument checks of the two mixtures, ``_logistic_newton`` the batched
+Newton steps of IRLS, ``_gated_experts`` the gates and EM the experts' estimators share. The
+mixtures use nothing from the other parts.
+
+The two mixtures of regressions are conditional mixtures p(t | φ) = Σ_k π_k p_k(t | φ) whose
+mixing coefficients π_k do not depend on the input.
 
 EM alternates
 
@@ -19,7 +25,8 @@ EM alternates
 * the **M-step**: π_k = (1/N) Σ_n γ_nk, (14.38) and (14.50); then, for linear components, the
   weighted normal equations (14.42) for all K components at once with batched BLAS (einsum over
   n, never the N × N matrix R_k) and the shared noise *precision* β from (14.44); for logistic
-  components, a weighted IRLS/Newton fit per component (14.51)-(14.52), see :mod:`prml14.irls`.
+  components, a weighted IRLS/Newton fit per component (14.51)-(14.52), see
+  :mod:`prml14.mixtures.irls`.
 
 The estimators hand these steps to the one EM driver, ``prml14._em.run_em`` (restarts, the
 loop, the stopping rule per unit of sample weight, the ``ConvergenceWarning``). Sample weights
@@ -48,11 +55,45 @@ Degenerate cases (documented handling)
   point lies exactly on some component's line (possible when N ≤ K × n_basis). The floor keeps
   that case finite.
 * Logistic components on separable data: see
-  :class:`~prml14.mixtures.estimators.MixtureOfLogisticRegressions` (a fixed
+  :class:`~prml14.mixtures.mixture_estimators.MixtureOfLogisticRegressions` (a fixed
   penalty ``l2`` chosen by the user; with ``l2=0`` a ``ConvergenceWarning``).
 """
 
-from .estimators import MixtureOfLinearRegressions, MixtureOfLogisticRegressions
+from .conditional_mixture import (
+    affine_features,
+    conditional_mixture_density,
+    log_conditional_mixture_density,
+    softmax_gates,
+)
+from .expert_estimators import (
+    HierarchicalMixtureOfExpertsClassifier,
+    HierarchicalMixtureOfExpertsRegressor,
+    MixtureOfExpertsClassifier,
+    MixtureOfExpertsRegressor,
+)
+from .experts import (
+    bernoulli_expert_log_density,
+    expert_responsibilities,
+    gate_m_step,
+    gaussian_expert_log_density,
+    hierarchical_gates_m_step,
+    hierarchical_log_gates,
+    linear_experts_m_step,
+    log_mixture_of_experts_density,
+    logistic_experts_m_step,
+    mixture_of_experts_density,
+    node_posteriors,
+)
+from .irls import (
+    q_gradient,
+    q_negative_hessian,
+    softmax_q_gradient,
+    softmax_q_negative_hessian,
+    weighted_logistic_irls,
+    weighted_logistic_objective,
+    weighted_softmax_irls,
+    weighted_softmax_objective,
+)
 from .linear import (
     complete_data_log_likelihood_linear,
     expected_complete_data_log_likelihood_linear,
@@ -78,8 +119,39 @@ from .logistic import (
     mixture_of_logistic_regressions_proba,
     responsibilities_logistic,
 )
+from .mixture_estimators import (
+    MixtureOfLinearRegressions,
+    MixtureOfLogisticRegressions,
+)
 
 __all__ = [
+    "affine_features",
+    "softmax_gates",
+    "conditional_mixture_density",
+    "log_conditional_mixture_density",
+    "MixtureOfExpertsRegressor",
+    "MixtureOfExpertsClassifier",
+    "HierarchicalMixtureOfExpertsRegressor",
+    "HierarchicalMixtureOfExpertsClassifier",
+    "mixture_of_experts_density",
+    "log_mixture_of_experts_density",
+    "hierarchical_log_gates",
+    "expert_responsibilities",
+    "gaussian_expert_log_density",
+    "bernoulli_expert_log_density",
+    "node_posteriors",
+    "linear_experts_m_step",
+    "logistic_experts_m_step",
+    "gate_m_step",
+    "hierarchical_gates_m_step",
+    "q_gradient",
+    "q_negative_hessian",
+    "weighted_logistic_objective",
+    "weighted_logistic_irls",
+    "weighted_softmax_irls",
+    "weighted_softmax_objective",
+    "softmax_q_gradient",
+    "softmax_q_negative_hessian",
     "linear_component_log_densities",
     "mixture_of_linear_regressions_density",
     "mixture_of_linear_regressions_log_likelihood",

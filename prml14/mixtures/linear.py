@@ -94,7 +94,8 @@ def linear_component_log_densities(Phi, t, W, beta):
     W : array-like of shape (n_components, n_basis)
         One weight vector per row.
     beta : float or array-like of shape (n_components,)
-        Noise precision: shared, or one per component (as the experts of :mod:`prml14.experts`).
+        Noise precision: shared, or one per component (as the experts of
+        :mod:`prml14.mixtures.expert_estimators`).
 
     Returns
     -------

@@ -3,8 +3,8 @@
 The model is p(t | φ, θ) = Σ_k π_k y_k^t (1 − y_k)^{1 − t} with y_k = σ(w_kᵀφ). EM alternates
 the responsibilities (14.48) (:func:`responsibilities_logistic`, the E-step) with
 :func:`m_step_logistic`: π_k (14.50) and, for each component, a weighted IRLS/Newton fit with
-gradient (14.51) and negative Hessian (14.52) (:func:`prml14.irls.weighted_logistic_irls`),
-warm-started at the previous weights.
+gradient (14.51) and negative Hessian (14.52)
+(:func:`prml14.mixtures.irls.weighted_logistic_irls`), warm-started at the previous weights.
 """
 
 from __future__ import annotations
@@ -12,10 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._equations import implements
-from .._logistic_newton import _softplus_into
 from .._numerics import DEAD_FRACTION, expit, log_or_minus_inf, normalise_log, softplus
 from .._validation import Axes, as_float, check_simplex
-from ..irls import _logistic_irls_batch
 from ._base import (
     check_coef,
     check_data,
@@ -25,6 +23,8 @@ from ._base import (
     weigh,
     weighted_sum,
 )
+from ._logistic_newton import _softplus_into
+from .irls import _logistic_irls_batch
 
 __all__ = [
     "logistic_component_log_probs",
@@ -281,13 +281,14 @@ def m_step_logistic(
 
     π_k = Σ_n s_n γ_nk / Σ_n s_n (14.50); then each w_k maximises
     Σ_n s_n γ_nk {t_n ln y_nk + (1 − t_n) ln(1 − y_nk)} − (l2/2)‖w_k‖² by Newton/IRLS steps
-    with gradient (14.51) and negative Hessian (14.52) (:func:`prml14.irls.weighted_logistic_irls`,
-    warm-started at ``W_old``). The steps never decrease this objective, so even an IRLS fit
-    stopped after ``max_newton_steps`` is a generalised M-step: EM's objective (the
-    log-likelihood minus the fixed penalty) never decreases. A component with
-    Σ_n s_n γ_nk <= 1e-10 Σ_n s_n keeps ``W_old[k]`` (zeros if None). The Newton steps of the
-    live components are computed together (one pass over the samples per step, one batched
-    solve); each component's iterates are those of ``weighted_logistic_irls`` run on it alone.
+    with gradient (14.51) and negative Hessian (14.52)
+    (:func:`prml14.mixtures.irls.weighted_logistic_irls`, warm-started at ``W_old``). The steps
+    never decrease this objective, so even an IRLS fit stopped after ``max_newton_steps`` is a
+    generalised M-step: EM's objective (the log-likelihood minus the fixed penalty) never
+    decreases. A component with Σ_n s_n γ_nk <= 1e-10 Σ_n s_n keeps ``W_old[k]`` (zeros if None).
+    The Newton steps of the live components are computed together (one pass over the samples per
+    step, one batched solve); each component's iterates are those of ``weighted_logistic_irls`` run
+    on it alone.
 
     Parameters
     ----------

@@ -1,5 +1,5 @@
-"""Classification and regression trees, Section 14.4: one engine that every tree-based model
-grows through.
+"""Trees, pages 14.4 and B.7-B.9: one engine that every binary tree-based model grows through,
+CART and its pruning, and the multiway trees of ID3/C4.5.
 
 Layout (one topic per module; arrows: "imports")::
 
@@ -12,14 +12,35 @@ Layout (one topic per module; arrows: "imports")::
     pruning      -> structure       cost complexity (14.31): pruning_costs, weakest-link path
     reduced_error -> structure      reduced-error pruning on a validation set (B.28)
     absolute                        weighted medians, absolute-error costs of all cuts (B.29)
-    estimators   -> criteria, growing, pruning  DecisionTreeRegressor / DecisionTreeClassifier
+    c45          -> impurities      ID3/C4.5 gains, gain ratio, missing values (B.22)-(B.27)
+    cart_estimators -> criteria, growing, pruning  DecisionTreeRegressor / DecisionTreeClassifier
+    c45_estimators  -> c45          MultiwayTree, C45Classifier
     plotting     -> structure       Fig 14.5 (partition) and Fig 14.6 (diagram)
 
 (``_nodes`` -> ``structure``: the node bookkeeping both finders share.) The drawings are imported
 from :mod:`prml14.trees.plotting` itself, so that ``import prml14`` does not load matplotlib.
 """
 
-from .absolute import absolute_deviation, weighted_median
+from .absolute import (
+    absolute_deviation,
+    weighted_median,
+)
+from .c45 import (
+    entropy,
+    fractional_weights,
+    gain_ratio,
+    information_gain,
+    intrinsic_value,
+    missing_value_gain,
+)
+from .c45_estimators import (
+    C45Classifier,
+    MultiwayTree,
+)
+from .cart_estimators import (
+    DecisionTreeClassifier,
+    DecisionTreeRegressor,
+)
 from .criteria import (
     AbsoluteError,
     Entropy,
@@ -28,10 +49,17 @@ from .criteria import (
     SecondOrder,
     SquaredError,
 )
-from .estimators import DecisionTreeClassifier, DecisionTreeRegressor
-from .exact import SortedFeatures, sort_features
-from .growing import grow_tree
-from .histogram import BinnedFeatures, bin_features
+from .exact import (
+    SortedFeatures,
+    sort_features,
+)
+from .growing import (
+    grow_tree,
+)
+from .histogram import (
+    BinnedFeatures,
+    bin_features,
+)
 from .impurities import (
     cross_entropy_impurity,
     gini_impurity,
@@ -49,10 +77,40 @@ from .pruning import (
     pruning_costs,
     weakest_link_path,
 )
-from .reduced_error import reduced_error_prune, reduced_error_subtree, validation_node_errors
-from .structure import TREE_LEAF, Tree
+from .reduced_error import (
+    reduced_error_prune,
+    reduced_error_subtree,
+    validation_node_errors,
+)
+from .structure import (
+    TREE_LEAF,
+    Tree,
+)
 
 __all__ = [
+    "weighted_median",
+    "absolute_deviation",
+    "entropy",
+    "information_gain",
+    "intrinsic_value",
+    "gain_ratio",
+    "missing_value_gain",
+    "fractional_weights",
+    "MultiwayTree",
+    "C45Classifier",
+    "DecisionTreeRegressor",
+    "DecisionTreeClassifier",
+    "SquaredError",
+    "Gini",
+    "Entropy",
+    "Misclassification",
+    "SecondOrder",
+    "AbsoluteError",
+    "SortedFeatures",
+    "sort_features",
+    "grow_tree",
+    "BinnedFeatures",
+    "bin_features",
     "leaf_value",
     "sum_of_squares",
     "cross_entropy_impurity",
@@ -60,30 +118,15 @@ __all__ = [
     "misclassification_impurity",
     "second_order_leaf_value",
     "second_order_split_gain",
-    "SquaredError",
-    "Gini",
-    "Entropy",
-    "Misclassification",
-    "SecondOrder",
-    "TREE_LEAF",
-    "Tree",
-    "grow_tree",
-    "BinnedFeatures",
-    "bin_features",
-    "SortedFeatures",
-    "sort_features",
-    "DecisionTreeRegressor",
-    "DecisionTreeClassifier",
     "pruning_costs",
     "cost_complexity",
     "PruningPath",
     "weakest_link_path",
     "prune_to_lambda",
     "cross_validate_ccp_lambda",
-    "AbsoluteError",
-    "weighted_median",
-    "absolute_deviation",
     "validation_node_errors",
     "reduced_error_subtree",
     "reduced_error_prune",
+    "TREE_LEAF",
+    "Tree",
 ]

@@ -130,11 +130,12 @@ def reduced_error_subtree(tree, node_errors):
 
     Parameters
     ----------
-    tree : prml14.trees.Tree or prml14.c45.MultiwayTree
-        A fitted tree (binary, or multiway from :class:`~prml14.c45.C45Classifier`).
+    tree : prml14.trees.Tree or prml14.trees.c45_estimators.MultiwayTree
+        A fitted tree (binary, or multiway from
+        :class:`~prml14.trees.c45_estimators.C45Classifier`).
     node_errors : array-like of shape (n_nodes,)
         E_V(t) of every node (:func:`validation_node_errors`, or
-        :meth:`~prml14.c45.C45Classifier.validation_node_errors`).
+        :meth:`~prml14.trees.c45_estimators.C45Classifier.validation_node_errors`).
 
     Returns
     -------
@@ -172,8 +173,8 @@ def reduced_error_prune(estimator, X_val, y_val, sample_weight=None):
 
     Classifiers are pruned by the misclassified validation weight; regressors by the squared
     error, or the absolute error if they grew with ``criterion="absolute_error"``. A
-    :class:`~prml14.c45.C45Classifier` is pruned by the weight its nodes' majority classes
-    misclassify, validation points with missing values counting with their fractions.
+    :class:`~prml14.trees.c45_estimators.C45Classifier` is pruned by the weight its nodes' majority
+    classes misclassify, validation points with missing values counting with their fractions.
 
     Parameters
     ----------

@@ -1,0 +1,411 @@
+"""Bagging (bootstrap aggregation, Breiman 1996): committees (14.7) of bootstrap-trained members.
+
+Each member is trained on a bootstrap sample of the data (N points drawn with replacement), so
+the members differ and their average has a lower variance than any one of them (Section 14.2).
+The bootstrap itself is :func:`prml14.committees.bagging.bootstrap_indices`; the points a sample
+leaves out (about 1/e of them) give the out-of-bag estimate of the generalisation error.
+
+:class:`BaggingRegressor` and :class:`BaggingClassifier` take any scikit-learn estimator as
+member. Their default member is prml14's own CART tree
+(:class:`prml14.trees.DecisionTreeRegressor`, :class:`prml14.trees.DecisionTreeClassifier`),
+fully grown.
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    RegressorMixin,
+    _fit_context,
+    clone,
+    is_regressor,
+)
+from sklearn.metrics import accuracy_score, r2_score
+from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.validation import (
+    check_is_fitted,
+    has_fit_parameter,
+    validate_data,
+)
+
+from .._validation import check_random_state, check_sample_weight, random_state_params
+from ..trees import DecisionTreeClassifier, DecisionTreeRegressor
+from .bagging import bootstrap_indices, out_of_bag_mask
+
+__all__ = [
+    "BaggingRegressor",
+    "BaggingClassifier",
+]
+
+
+def _fit_member(estimator, X, y, indices, sample_weight, seed, use_counts):
+    """Fit one member on the bootstrap sample ``indices``.
+
+    With ``use_counts`` the member is fitted on the distinct points of the sample, each weighted
+    by how often it was drawn (times its ``sample_weight``): for estimators whose sample weights
+    act as repetition counts this is the same fit as on the repeated rows, on fewer rows.
+    """
+    # Seed every random_state of the member, nested ones included (a tree inside a Pipeline).
+    estimator.set_params(**dict.fromkeys(random_state_params(estimator), seed))
+    if use_counts:
+        rows, counts = np.unique(indices, return_counts=True)
+        weight = counts.astype(float) if sample_weight is None else counts * sample_weight[rows]
+        estimator.fit(X[rows], y[rows], sample_weight=weight)
+    else:
+        estimator.fit(X[indices], y[indices])
+    return estimator
+
+
+class _BaseBagging(BaseEstimator):
+    _parameter_constraints: dict = {
+        "estimator": [HasMethods(["fit", "predict"]), None],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "max_samples": [
+            None,
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="right"),
+        ],
+        "oob_score": ["boolean"],
+        "n_jobs": [None, Integral],
+        "random_state": ["random_state"],
+    }
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y, sample_weight=None):
+        """Fit M members on bootstrap samples of (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The training inputs (finite).
+        y : array-like of shape (n_samples,)
+            The targets: real values (regressor) or class labels (classifier).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Passed on (restricted to each bootstrap sample, times the number of draws) to
+            members that accept it; refused with a ``TypeError`` for members that do not.
+
+        Returns
+        -------
+        object
+            The fitted ensemble.
+        """
+        X, y = validate_data(self, X, y, y_numeric=is_regressor(self))
+        self.estimator_ = self._member_template()
+        y = self._check_targets_and_estimator(y)
+        use_counts = has_fit_parameter(self.estimator_, "sample_weight")
+        if sample_weight is not None:
+            if not use_counts:
+                raise TypeError(
+                    f"sample_weight was given but the estimator {type(self.estimator_).__name__} "
+                    "does not accept sample_weight in fit"
+                )
+            sample_weight = check_sample_weight(sample_weight, X)
+        rng = check_random_state(self.random_state)
+        indices = self._draw_samples(X.shape[0], rng)
+        seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)
+        self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(_fit_member)(
+                clone(self.estimator_), X, y, indices[m], sample_weight, seeds[m], use_counts
+            )
+            for m in range(self.n_estimators)
+        )
+        self.estimators_samples_ = list(indices)
+        if self.oob_score:
+            self._set_oob(X, y)
+        return self
+
+    def _member_template(self):
+        """The estimator that every member is a clone of (random forests: a randomised tree)."""
+        return self._default_estimator() if self.estimator is None else self.estimator
+
+    def _draw_samples(self, n_samples, rng):
+        """The training rows of every member, one row of indices each (the bootstrap)."""
+        return bootstrap_indices(n_samples, self.n_estimators, self.max_samples, rng)
+
+    def _oob_average(self, X, member_output):
+        """Average of ``member_output(estimator, X_subset)`` over each point's OOB members."""
+        mask = out_of_bag_mask(self.estimators_samples_, X.shape[0])
+        total, count = None, mask.sum(axis=1)
+        for estimator, oob in zip(self.estimators_, mask.T, strict=True):
+            if not oob.any():
+                continue
+            out = member_output(estimator, X[oob])
+            if total is None:
+                total = np.zeros((X.shape[0],) + out.shape[1:])
+            total[oob] += out
+        if total is None or np.any(count == 0):
+            warnings.warn(
+                "Some inputs are in every bootstrap sample, so they have no out-of-bag "
+                "prediction; increase n_estimators for a reliable oob_score_",
+                UserWarning,
+                stacklevel=3,
+            )
+            if total is None:
+                total = np.zeros(X.shape[0])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return total / count.reshape((-1,) + (1,) * (total.ndim - 1)), count > 0
+
+    def _validate_predict(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False)
+
+
+class BaggingRegressor(RegressorMixin, _BaseBagging):
+    """Bootstrap aggregation for regression: the committee (14.7) of bootstrap-trained members.
+
+    Each of the ``n_estimators`` members is a clone of ``estimator`` fitted on a bootstrap sample
+    (drawn with replacement) of the training set; the prediction is the plain average of the
+    members' predictions, y_COM(x) = (1/M) Σ_m y_m(x).
+
+    A member whose ``fit`` accepts ``sample_weight`` is fitted on the distinct points of its
+    bootstrap sample, each weighted by the number of times it was drawn; for estimators whose
+    weights act as repetition counts (trees, linear models) this is the same fit as on the
+    repeated rows, and faster. Limits that count rows rather than weight, such as a tree's
+    ``min_samples_leaf`` or ``min_samples_split``, then count distinct points (scikit-learn's
+    bagging makes the same substitution). Other members are fitted on the repeated rows.
+
+    Parameters
+    ----------
+    estimator : object, default=None
+        The base regressor. None means prml14's own :class:`prml14.trees.DecisionTreeRegressor`
+        with its defaults (fully grown: low bias, high variance, what bagging averages away).
+    n_estimators : int, default=10
+        M, the number of members.
+    max_samples : int or float, default=None
+        Points per bootstrap sample: an int in [1, N], a float in (0, 1] (fraction of N), or
+        None (N).
+    oob_score : bool, default=False
+        Estimate the generalisation R² from out-of-bag predictions.
+    n_jobs : int, default=None
+        Members fitted in parallel by joblib (threads); None means 1. Results do not depend on it.
+    random_state : int, RandomState or None, default=None
+        Seeds the bootstrap samples and each member's own ``random_state``.
+
+    Attributes
+    ----------
+    estimator_ : estimator
+        The base estimator that was cloned.
+    estimators_ : list of estimators
+        The M fitted members.
+    estimators_samples_ : list of ndarray of int
+        The bootstrap indices each member was trained on.
+    n_features_in_ : int
+        The number of input features.
+    oob_prediction_ : ndarray of shape (n_samples,)
+        Average prediction of the members for which each point was out of bag (NaN if none).
+    oob_score_ : float
+        R² of ``oob_prediction_`` on the points that have one.
+    """
+
+    def __init__(
+        self,
+        estimator=None,
+        n_estimators=10,
+        *,
+        max_samples=None,
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.max_samples = max_samples
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    fit = _BaseBagging.fit  # listed on this class's API page too (autodoc skips inherited methods)
+
+    def _default_estimator(self):
+        return DecisionTreeRegressor()  # prml14's tree (see the class docstring)
+
+    def _check_targets_and_estimator(self, y):
+        return y
+
+    def _set_oob(self, X, y):
+        pred, has = self._oob_average(X, lambda est, Xs: est.predict(Xs))
+        self.oob_prediction_ = np.where(has, pred, np.nan)
+        self.oob_score_ = float(r2_score(y[has], pred[has])) if has.sum() > 1 else np.nan
+
+    def member_predictions(self, X):
+        """The predictions y_m(x) of every member, samples first.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_estimators)
+            Column m holds member m's predictions;
+            :func:`~prml14.committees.committee.committee_prediction` of it is
+            :meth:`predict`.
+        """
+        X = self._validate_predict(X)
+        return np.column_stack([est.predict(X) for est in self.estimators_])
+
+    def predict(self, X):
+        """The committee prediction (14.7): the average of the members' predictions.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            y_COM(x) at each input.
+        """
+        X = self._validate_predict(X)
+        total = np.zeros(X.shape[0])
+        for est in self.estimators_:  # running sum: never an M×N array
+            total += est.predict(X)
+        return total / len(self.estimators_)
+
+
+class BaggingClassifier(ClassifierMixin, _BaseBagging):
+    """Bootstrap aggregation for classification, by probability (soft) or majority (hard) vote.
+
+    Members are clones of ``estimator`` fitted on bootstrap samples (as repetition-count
+    weights when the estimator accepts ``sample_weight``, see :class:`BaggingRegressor`). With
+    ``voting="soft"`` the committee (14.7) averages the members' class probabilities and
+    predicts the most probable class; with ``voting="hard"`` each member casts one vote and the
+    class with most votes wins (ties go to the class that comes first in ``classes_``).
+
+    Parameters
+    ----------
+    estimator : object, default=None
+        The base classifier. None means prml14's own :class:`prml14.trees.DecisionTreeClassifier`
+        with its defaults (fully grown). Soft voting needs ``predict_proba``.
+    n_estimators : int, default=10
+        M, the number of members.
+    max_samples : int or float, default=None
+        Points per bootstrap sample, as in :class:`BaggingRegressor`.
+    voting : {"soft", "hard"}, default="soft"
+        Average the members' class probabilities (soft) or count one vote per member (hard).
+    oob_score : bool, default=False
+        Estimate the generalisation accuracy from out-of-bag votes.
+    n_jobs : int, default=None
+        Members fitted in parallel by joblib (threads); None means 1. Results do not depend on it.
+    random_state : int, RandomState or None, default=None
+        Seeds the bootstrap samples and each member's own ``random_state``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, sorted.
+    estimator_ : estimator
+        The base estimator that was cloned.
+    estimators_ : list of estimators
+        The fitted members. They are trained on the encoded labels 0, ..., n_classes − 1
+        (``classes_[k]`` is label k).
+    estimators_samples_ : list of ndarray of int
+        The bootstrap indices each member was trained on.
+    n_features_in_ : int
+        The number of input features.
+    oob_decision_function_ : ndarray of shape (n_samples, n_classes)
+        Out-of-bag class probabilities (soft) or vote fractions (hard); NaN if a point has none.
+    oob_score_ : float
+        Accuracy of the out-of-bag predictions on the points that have one.
+    """
+
+    _parameter_constraints: dict = {
+        **_BaseBagging._parameter_constraints,
+        "voting": [StrOptions({"soft", "hard"})],
+    }
+
+    def __init__(
+        self,
+        estimator=None,
+        n_estimators=10,
+        *,
+        max_samples=None,
+        voting="soft",
+        oob_score=False,
+        n_jobs=None,
+        random_state=None,
+    ):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.max_samples = max_samples
+        self.voting = voting
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    fit = _BaseBagging.fit  # listed on this class's API page too (autodoc skips inherited methods)
+
+    def _default_estimator(self):
+        return DecisionTreeClassifier()  # prml14's tree (see the class docstring)
+
+    def _check_targets_and_estimator(self, y):
+        """Encode the labels as 0, ..., K − 1 (``classes_``); soft voting needs predict_proba."""
+        check_classification_targets(y)
+        if self.voting == "soft" and not hasattr(self.estimator_, "predict_proba"):
+            raise TypeError(
+                "voting='soft' needs an estimator with predict_proba; "
+                f"{type(self.estimator_).__name__} has none (use voting='hard')"
+            )
+        self.classes_, y_encoded = np.unique(y, return_inverse=True)
+        return y_encoded
+
+    def _member_votes(self, estimator, X):
+        """One member's (n_samples, n_classes) contribution: probabilities or a one-hot vote."""
+        out = np.zeros((X.shape[0], len(self.classes_)))
+        if self.voting == "soft":
+            # A bootstrap sample may miss classes: place the member's columns at its own labels.
+            out[:, estimator.classes_.astype(int)] = estimator.predict_proba(X)
+        else:
+            out[np.arange(X.shape[0]), np.asarray(estimator.predict(X), dtype=int)] = 1.0
+        return out
+
+    def _set_oob(self, X, y):
+        dec, has = self._oob_average(X, self._member_votes)
+        self.oob_decision_function_ = np.where(has[:, None], dec, np.nan)
+        self.oob_score_ = (
+            float(accuracy_score(y[has], np.argmax(dec[has], axis=1))) if has.any() else np.nan
+        )
+
+    def predict_proba(self, X):
+        """Committee class probabilities: (14.7) of probabilities (soft) or of votes (hard).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``; each row sums to one.
+        """
+        X = self._validate_predict(X)
+        total = np.zeros((X.shape[0], len(self.classes_)))
+        for est in self.estimators_:
+            total += self._member_votes(est, X)
+        return total / len(self.estimators_)
+
+    def predict(self, X):
+        """The class with the largest committee probability (soft) or most votes (hard).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted labels, from ``classes_``.
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]

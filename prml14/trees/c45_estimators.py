@@ -1,0 +1,594 @@
+"""ID3 and C4.5 decision trees with multiway categorical splits and C4.5's missing values:
+:class:`C45Classifier` and the fitted :class:`MultiwayTree` (book pages B.7 and B.8).
+
+Why a separate estimator rather than more options of
+:class:`prml14.trees.DecisionTreeClassifier`: the shared engine
+(:func:`prml14.trees.growing.grow_tree`) grows *binary* trees level by level, every node a
+contiguous segment of presorted feature orders, with one threshold per node and each sample in
+exactly one node of a level. C4.5 breaks all three: a categorical attribute splits a node into
+as many branches as it has values, and a point whose value is missing goes down *every* branch
+with a fractional weight, so that a sample sits in several nodes of one level and node weights
+are no longer sums over a partition. Bending the engine to that would slow and complicate every
+CART tree, forest and booster grown through it; C4.5 also chooses attributes by a rule (the
+gain ratio among attributes of above-average gain) that compares scores *across* attributes
+rather than cut by cut. Here the tree is grown node by node (a loop over nodes, attributes and
+branches; every count inside a node is vectorised over its samples) from the tagged functions
+of :mod:`prml14.trees.c45`, and ID3 is the option ``criterion="information_gain"``.
+
+Choices (documented, tested): a categorical value never seen in training raises a ValueError at
+prediction (``handle_unknown="error"``) or is treated as missing (``"missing"``); a feature with
+no observed value in the training data raises a ValueError; a branch that receives no training
+weight becomes a leaf predicting its parent's class proportions; the intrinsic value (B.24) is
+computed over the points whose value is known (Quinlan's C4.5 program also counts "unknown" as
+an extra outcome), and continuous attributes do not get C4.5 release 8's penalty of log₂(n − 1)/N
+on the gain of a cut (n distinct values, N points).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from .._validation import check_sample_weight
+from .c45 import entropy, fractional_weights, gain_ratio, intrinsic_value, missing_value_gain
+
+__all__ = ["MultiwayTree", "C45Classifier"]
+
+_TINY = 1e-12
+
+
+@dataclass
+class MultiwayTree:
+    """A fitted C4.5/ID3 tree stored as parallel arrays (node 0 is the root).
+
+    Parameters
+    ----------
+    feature : ndarray of int of shape (n_nodes,)
+        The attribute tested at each node (-2 for leaves).
+    threshold : ndarray of float of shape (n_nodes,)
+        The cut of a continuous attribute (branch 0: ``x <= threshold``, branch 1: above);
+        NaN for categorical nodes and leaves.
+    children : list of ndarray of int
+        The children of each node in branch order (empty for leaves). For a categorical node,
+        branch v is the v-th value in ``categories_[feature]`` of the estimator.
+    branch_fraction : list of ndarray of float
+        r̃_v of every branch (B.27): its share of the training weight whose value was known;
+        a point whose value is missing goes down branch v with its weight times r̃_v.
+    value : ndarray of shape (n_nodes, n_classes)
+        The weighted class proportions of the training points in each node.
+    weighted_n_node_samples : ndarray of shape (n_nodes,)
+        The training weight in each node (fractional weights included).
+    depth : ndarray of int of shape (n_nodes,)
+        The depth of each node.
+    gain : ndarray of shape (n_nodes, n_features)
+        Gain(D, a) of every attribute at every inner node, ρ · Gain(D̃, a) (B.26) (NaN where
+        the attribute had no valid split, and for leaves).
+    iv : ndarray of shape (n_nodes, n_features)
+        The intrinsic value (B.24) of the same splits.
+    """
+
+    feature: np.ndarray
+    threshold: np.ndarray
+    children: list
+    branch_fraction: list
+    value: np.ndarray
+    weighted_n_node_samples: np.ndarray
+    depth: np.ndarray
+    gain: np.ndarray
+    iv: np.ndarray
+
+    @property
+    def node_count(self):
+        """The number of nodes."""
+        return len(self.feature)
+
+    @property
+    def is_leaf(self):
+        """A mask of the leaves."""
+        return self.feature < 0
+
+    @property
+    def n_leaves(self):
+        """The number of leaves."""
+        return int(np.count_nonzero(self.is_leaf))
+
+    @property
+    def max_depth(self):
+        """The depth of the deepest leaf."""
+        return int(self.depth.max())
+
+    def subtree(self, keep_as_leaf):
+        """The pruned tree in which the nodes flagged in ``keep_as_leaf`` become leaves.
+
+        Parameters
+        ----------
+        keep_as_leaf : array-like of bool of shape (n_nodes,)
+            The nodes to collapse into leaves.
+
+        Returns
+        -------
+        MultiwayTree
+            The pruned tree, its nodes renumbered in the same depth-first order.
+        """
+        collapse = np.asarray(keep_as_leaf, dtype=bool) | self.is_leaf
+        keep, stack = [], [0]
+        while stack:  # depth-first, branch 0 first: the order the tree was grown in
+            t = stack.pop()
+            keep.append(t)
+            if not collapse[t]:
+                stack.extend(self.children[t][::-1].tolist())
+        keep = np.array(keep)
+        new_id = np.full(self.node_count, -1, dtype=np.intp)
+        new_id[keep] = np.arange(keep.size)
+        leaf = collapse[keep]
+        nan_rows = np.full((keep.size, self.gain.shape[1]), np.nan)
+        return MultiwayTree(
+            feature=np.where(leaf, -2, self.feature[keep]),
+            threshold=np.where(leaf, np.nan, self.threshold[keep]),
+            children=[
+                np.empty(0, np.intp) if lf else new_id[self.children[t]]
+                for t, lf in zip(keep, leaf, strict=True)
+            ],
+            branch_fraction=[
+                np.empty(0) if lf else self.branch_fraction[t]
+                for t, lf in zip(keep, leaf, strict=True)
+            ],
+            value=self.value[keep],
+            weighted_n_node_samples=self.weighted_n_node_samples[keep],
+            depth=self.depth[keep],
+            gain=np.where(leaf[:, None], nan_rows, self.gain[keep]),
+            iv=np.where(leaf[:, None], nan_rows, self.iv[keep]),
+        )
+
+
+def _best_cut(x, y, w, K, min_leaf):
+    """The midpoint cut of a continuous attribute with the largest information gain on the
+    known points (x, y, w): returns (gain, (2, K) class weights, threshold) or None."""
+    order = np.argsort(x, kind="stable")
+    xs, ys, ws = x[order], y[order], w[order]
+    onehot = np.zeros((xs.size, K))
+    onehot[np.arange(xs.size), ys] = ws
+    left = np.cumsum(onehot, axis=0)[:-1]  # cut after position i
+    total = left[-1] + onehot[-1] if xs.size > 1 else onehot.sum(axis=0)
+    right = total - left
+    WL, WR = left.sum(axis=1), right.sum(axis=1)
+    valid = (xs[1:] > xs[:-1]) & (WL >= min_leaf) & (WR >= min_leaf)
+    if not np.any(valid):
+        return None
+    W = total.sum()
+    gains = entropy(total) - (WL / W) * entropy(left) - (WR / W) * entropy(right)
+    gains[~valid] = -np.inf
+    i = int(np.argmax(gains))
+    thr = xs[i] / 2.0 + xs[i + 1] / 2.0
+    if thr == xs[i + 1]:
+        thr = xs[i]
+    return gains[i], np.stack([left[i], right[i]]), thr
+
+
+class C45Classifier(ClassifierMixin, BaseEstimator):
+    """A C4.5 (or ID3) decision tree with C4.5's fractional weights for missing values.
+
+    Categorical attributes get multiway splits, continuous ones binary cuts at midpoints.
+    At every node each attribute a is scored by Gain(D, a) = ρ · Gain(D̃, a) (B.26), the
+    information gain (B.23) of the points whose value of a is known times their share ρ of the
+    weight. ID3 (``criterion="information_gain"``) splits on the attribute of largest gain; C4.5
+    (``"gain_ratio"``) takes, among the attributes whose gain is at least the average gain of
+    the candidates, the one of largest gain ratio (B.25). A categorical attribute makes one
+    branch per value seen in training; a continuous one is cut in two at the midpoint of the
+    best gain, and may be cut again further down. A point whose value of the chosen attribute is
+    missing goes down every branch v with its weight times r̃_v (B.27); at prediction such a
+    point's class probabilities are the r̃-weighted sum of the branches' predictions.
+
+    Parameters
+    ----------
+    criterion : {"gain_ratio", "information_gain"}, default="gain_ratio"
+        C4.5's heuristic or ID3's largest information gain.
+    categorical_features : array-like of int or of bool, or None, default=None
+        The categorical columns of X (indices, or a mask of length n_features); None: all
+        columns are continuous. Their values are category codes (any floats; NaN: missing).
+    max_depth : int >= 1 or None, default=None
+        The largest depth of a leaf.
+    min_samples_split : float >= 0, default=2.0
+        A node whose training weight is below this value is not split.
+    min_samples_leaf : float > 0, default=1.0
+        A split is valid only if at least two of its branches (both, for a continuous cut)
+        receive this much weight of known values (C4.5's ``-m``, which defaults to 2).
+    handle_unknown : {"error", "missing"}, default="error"
+        A categorical value never seen in training raises a ValueError at prediction, or is
+        treated as missing.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    tree_ : MultiwayTree
+        The fitted tree.
+    categories_ : list of ndarray or None
+        For each column, the sorted categories seen in training (None for continuous columns).
+    is_categorical_ : ndarray of bool of shape (n_features,)
+        Which columns are categorical.
+    n_features_in_ : int
+        The number of input features.
+    """
+
+    _parameter_constraints = {
+        "criterion": [StrOptions({"gain_ratio", "information_gain"})],
+        "categorical_features": ["array-like", None],
+        "max_depth": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "min_samples_split": [Interval(numbers.Real, 0.0, None, closed="left")],
+        "min_samples_leaf": [Interval(numbers.Real, 0.0, None, closed="neither")],
+        "handle_unknown": [StrOptions({"error", "missing"})],
+    }
+
+    def __init__(
+        self,
+        *,
+        criterion="gain_ratio",
+        categorical_features=None,
+        max_depth=None,
+        min_samples_split=2.0,
+        min_samples_leaf=1.0,
+        handle_unknown="error",
+    ):
+        self.criterion = criterion
+        self.categorical_features = categorical_features
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.handle_unknown = handle_unknown
+
+    def _categorical_mask(self, D):
+        cf = self.categorical_features
+        mask = np.zeros(D, dtype=bool)
+        if cf is None:
+            return mask
+        cf = np.asarray(cf)
+        if cf.dtype == bool:
+            if cf.shape != (D,):
+                raise ValueError(
+                    f"categorical_features as a mask must have length n_features = {D}, "
+                    f"got shape {cf.shape}"
+                )
+            return cf.copy()
+        if cf.ndim != 1 or (cf.size and not np.issubdtype(cf.dtype, np.integer)):
+            raise ValueError("categorical_features must be None, a boolean mask or indices")
+        if np.any((cf < 0) | (cf >= D)):
+            raise ValueError(f"categorical_features indices must be in [0, {D}), got {cf}")
+        mask[cf] = True
+        return mask
+
+    def _codes(self, X):
+        """Category codes of the categorical columns (-1: missing; -2: unseen)."""
+        codes = np.full(X.shape, -1, dtype=np.intp)
+        for j in np.flatnonzero(self.is_categorical_):
+            x, cats = X[:, j], self.categories_[j]
+            known = ~np.isnan(x)
+            pos = np.minimum(np.searchsorted(cats, x[known]), cats.size - 1)
+            c = np.where(cats[pos] == x[known], pos, -2)
+            codes[known, j] = c
+        return codes
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on (X, y); NaN in X marks a missing value.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs (categorical columns hold category codes); NaN: missing.
+        y : array-like of shape (n_samples,)
+            Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights (unit weights if None); rows of zero weight are ignored.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        check_classification_targets(y)
+        w = check_sample_weight(sample_weight, X, dtype=np.float64)
+        keep = w > 0
+        X, y, w = X[keep], np.asarray(y)[keep], w[keep]
+        self.classes_, y_enc = np.unique(y, return_inverse=True)
+        N, D = X.shape
+        all_missing = np.flatnonzero(np.isnan(X).all(axis=0))
+        if all_missing.size:
+            raise ValueError(
+                f"X has no observed value in feature(s) {all_missing.tolist()}: every value "
+                "is missing (NaN); drop these columns"
+            )
+        self.is_categorical_ = self._categorical_mask(D)
+        self.categories_ = [
+            np.unique(X[~np.isnan(X[:, j]), j]) if self.is_categorical_[j] else None
+            for j in range(D)
+        ]
+        self.tree_ = self._grow(X, self._codes(X), y_enc, w)
+        return self
+
+    def _score_attributes(self, X, codes, y, idx, wn, K):
+        """Gain (B.26), IV (B.24) and the split of every attribute at one node."""
+        D = X.shape[1]
+        gains, ivs = np.full(D, np.nan), np.full(D, np.nan)
+        splits = [None] * D
+        # compared with a relative tolerance: rounding in fractional weights must not decide
+        msl = self.min_samples_leaf * (1.0 - 1e-9)
+        W = wn.sum()
+        for j in range(D):
+            x = X[idx, j]
+            known = ~np.isnan(x)
+            Wk = wn[known].sum()
+            if Wk <= 0:
+                continue
+            if self.is_categorical_[j]:
+                V = self.categories_[j].size
+                c = codes[idx[known], j]
+                table = np.bincount(c * K + y[idx[known]], wn[known], V * K).reshape(V, K)
+                Nv = table.sum(axis=1)
+                if np.count_nonzero(Nv >= msl) < 2:
+                    continue
+                thr = np.nan
+            else:
+                cut = _best_cut(x[known], y[idx[known]], wn[known], K, msl)
+                if cut is None:
+                    continue
+                table, thr = cut[1:]
+                Nv = table.sum(axis=1)
+            gains[j] = missing_value_gain(table, max(W - Wk, 0.0))  # (B.26): ρ · Gain(D̃, a)
+            ivs[j] = intrinsic_value(Nv)  # (B.24)
+            splits[j] = (Nv, thr)
+        return gains, ivs, splits
+
+    def _choose(self, gains, ivs):
+        cand = np.flatnonzero(np.nan_to_num(gains, nan=-1.0) > _TINY)
+        if cand.size == 0:
+            return None
+        if self.criterion == "information_gain":
+            return int(cand[np.argmax(gains[cand])])
+        # C4.5: the largest gain ratio among the attributes of at least average gain
+        good = cand[gains[cand] >= gains[cand].mean() - _TINY]
+        return int(good[np.argmax(gain_ratio(gains[good], ivs[good]))])
+
+    def _grow(self, X, codes, y, w):
+        K, D = self.classes_.size, X.shape[1]
+        max_depth = np.inf if self.max_depth is None else self.max_depth
+        nodes = []  # feature, threshold, children, fractions, value, weight, depth, gain, iv
+        stack = [(np.arange(X.shape[0]), w, 0, None, None)]
+        while stack:
+            idx, wn, depth, parent, parent_value = stack.pop()
+            node = len(nodes)
+            if parent is not None:
+                nodes[parent[0]][2][parent[1]] = node
+            counts = np.bincount(y[idx], wn, K)
+            W = counts.sum()
+            value = counts / W if W > 0 else parent_value
+            rec = [-2, np.nan, [], np.empty(0), value, W, depth, np.full(D, np.nan), None]
+            nodes.append(rec)
+            if W <= 0 or depth >= max_depth or W < self.min_samples_split:
+                continue
+            if entropy(counts) <= _TINY:
+                continue
+            gains, ivs, splits = self._score_attributes(X, codes, y, idx, wn, K)
+            j = self._choose(gains, ivs)
+            rec[7], rec[8] = gains, ivs
+            if j is None:
+                continue
+            Nv, thr = splits[j]
+            x = X[idx, j]
+            missing = np.isnan(x)
+            branch = codes[idx, j] if self.is_categorical_[j] else (x > thr).astype(np.intp)
+            frac_w = fractional_weights(wn[missing], Nv)  # (B.27)
+            rec[0], rec[1], rec[3] = j, thr, Nv / Nv.sum()
+            rec[2] = [-1] * Nv.size
+            for v in range(Nv.size - 1, -1, -1):  # pushed in reverse: branch 0 is next
+                sel = ~missing & (branch == v)
+                fw = frac_w[:, v]
+                pos = fw > 0
+                child_idx = np.concatenate([idx[sel], idx[missing][pos]])
+                child_w = np.concatenate([wn[sel], fw[pos]])
+                stack.append((child_idx, child_w, depth + 1, (node, v), value))
+        gain = np.array([r[7] for r in nodes])
+        iv = np.array([r[8] if r[8] is not None else np.full(D, np.nan) for r in nodes])
+        return MultiwayTree(
+            feature=np.array([r[0] for r in nodes], dtype=np.intp),
+            threshold=np.array([r[1] for r in nodes], dtype=float),
+            children=[np.asarray(r[2], dtype=np.intp) for r in nodes],
+            branch_fraction=[r[3] for r in nodes],
+            value=np.array([r[4] for r in nodes]),
+            weighted_n_node_samples=np.array([r[5] for r in nodes]),
+            depth=np.array([r[6] for r in nodes], dtype=np.intp),
+            gain=gain,
+            iv=iv,
+        )
+
+    def _check_predict_X(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
+        codes = self._codes(X)
+        unseen = codes == -2
+        if np.any(unseen):
+            if self.handle_unknown == "error":
+                j = int(np.flatnonzero(unseen.any(axis=0))[0])
+                bad = np.unique(X[unseen[:, j], j])
+                raise ValueError(
+                    f"X holds categories never seen in training in feature {j}: "
+                    f"{bad.tolist()} (seen: {self.categories_[j].tolist()}); pass "
+                    "handle_unknown='missing' to treat them as missing values"
+                )
+            X = X.copy()
+            X[unseen] = np.nan
+            codes[unseen] = -1
+        return X, codes
+
+    def leaf_weights(self, X):
+        """The weight with which each sample reaches each leaf.
+
+        Where a sample's value of a node's attribute is missing, it goes down every branch v
+        with its weight times r̃_v (B.27).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs; NaN: missing.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_nodes)
+            Entry (n, τ): the weight of sample n in leaf τ (0 for inner nodes); rows sum to 1.
+        """
+        X, codes = self._check_predict_X(X)
+        tree = self.tree_
+        out = np.zeros((X.shape[0], tree.node_count))
+        stack = [(0, np.arange(X.shape[0]), np.ones(X.shape[0]))]
+        while stack:
+            node, idx, wt = stack.pop()
+            if idx.size == 0:
+                continue
+            j = tree.feature[node]
+            if j < 0:
+                out[idx, node] = wt
+                continue
+            x = X[idx, j]
+            missing = np.isnan(x)
+            if self.is_categorical_[j]:
+                branch = codes[idx, j]
+            else:
+                branch = (x > tree.threshold[node]).astype(np.intp)
+            for v, child in enumerate(tree.children[node]):
+                sel = ~missing & (branch == v)
+                r = tree.branch_fraction[node][v]
+                stack.append(
+                    (
+                        child,
+                        np.concatenate([idx[sel], idx[missing]]),
+                        np.concatenate([wt[sel], wt[missing] * r]),
+                    )
+                )
+        return out
+
+    def validation_node_errors(self, X, y, sample_weight=None):
+        """E_V(t) of every node: the validation weight its majority class would misclassify.
+
+        A validation point reaches a node with the product of the fractions r̃ of the branches
+        it took where its value was missing (1 if none was): that weight counts in E_V(t) when
+        the point's class is not the node's majority class. With no missing values it is the
+        number of misclassified points, the cost reduced-error pruning (B.28) minimises.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Validation inputs; NaN: missing.
+        y : array-like of shape (n_samples,)
+            Validation labels (classes seen in training).
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Weights of the validation points.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,)
+            E_V(t) of every node.
+        """
+        reach = self.leaf_weights(X)
+        y = np.asarray(y)
+        idx = np.minimum(np.searchsorted(self.classes_, y), self.classes_.size - 1)
+        if y.shape != (reach.shape[0],) or np.any(self.classes_[idx] != y):
+            raise ValueError("y must hold one label per row of X, among the training classes")
+        w = _check_sample_weight(sample_weight, reach, dtype=np.float64, ensure_non_negative=True)
+        tree = self.tree_
+        for t in range(tree.node_count - 1, -1, -1):  # children have larger ids than parents
+            if tree.children[t].size:
+                reach[:, t] = reach[:, tree.children[t]].sum(axis=1)
+        wrong = np.argmax(tree.value, axis=1)[None, :] != idx[:, None]
+        return (w[:, None] * reach * wrong).sum(axis=0)
+
+    def predict_proba(self, X):
+        """Class probabilities: the leaf proportions, weighted by :meth:`leaf_weights`.
+
+        Where a value is missing they are summed over the branches with the fractions r̃_v.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs; NaN: missing.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The class probabilities, in the order of ``classes_``.
+        """
+        return self.leaf_weights(X) @ self.tree_.value
+
+    def predict(self, X):
+        """The class of largest probability.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs; NaN: missing.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The predicted labels.
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def export_text(self, feature_names=None, category_names=None, decimals=3):
+        """A plain-text drawing of the fitted tree, one node per line.
+
+        Parameters
+        ----------
+        feature_names : list of str or None, default=None
+            Names of the columns (default x0, x1, ...).
+        category_names : dict or None, default=None
+            For a categorical column j, ``category_names[j]`` lists the names of
+            ``categories_[j]`` in order (default: the codes).
+        decimals : int, default=3
+            Digits of thresholds and weights.
+
+        Returns
+        -------
+        str
+            The drawing.
+        """
+        check_is_fitted(self)
+        tree, D = self.tree_, self.n_features_in_
+        names = feature_names if feature_names is not None else [f"x{i}" for i in range(D)]
+        if len(names) != D:
+            raise ValueError(f"feature_names must have {D} entries, got {len(names)}")
+        category_names = category_names or {}
+        lines, stack = [], [(0, 0, None)]
+        while stack:
+            node, d, label = stack.pop()
+            if label is not None:
+                lines.append("|   " * (d - 1) + "|--- " + label)
+            if tree.feature[node] < 0:
+                k = int(np.argmax(tree.value[node]))
+                lines.append(
+                    "|   " * d + f"|--- class: {self.classes_[k]} "
+                    f"(weight {tree.weighted_n_node_samples[node]:.{decimals}f})"
+                )
+                continue
+            j = tree.feature[node]
+            if self.is_categorical_[j]:
+                cats = category_names.get(j, self.categories_[j])
+                labels = [f"{names[j]} = {c}" for c in cats]
+            else:
+                t = tree.threshold[node]
+                labels = [f"{names[j]} <= {t:.{decimals}f}", f"{names[j]} >  {t:.{decimals}f}"]
+            for child, lab in reversed(list(zip(tree.children[node], labels, strict=True))):
+                stack.append((child, d + 1, lab))
+        return "\n".join(lines) + "\n"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
