@@ -125,7 +125,8 @@ class RealAdaBoostClassifier(_ExponentialBooster):
     (B.4) has no finite value for a pure leaf (p_τ = 0 or 1: the leaf's error W⁺e^{−c} or
     W⁻e^{c} has no minimiser), so ``proba_clip=0`` is refused: its leaves would be ±∞, the
     weights of their points 0, and a test point meeting a +∞ and a −∞ leaf would get
-    F = ∞ − ∞. :func:`half_log_odds_leaf_values` shows the unclipped values.
+    F = ∞ − ∞. :func:`~prml14.boosting.real_gentle.half_log_odds_leaf_values` shows the
+    unclipped values.
     """
 
     _parameter_constraints = {
