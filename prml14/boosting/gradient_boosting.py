@@ -53,7 +53,10 @@ _TINY = 1e-150
 
 
 def _leaf_sums(values, leaf, n_nodes, w=None):
-    """Σ_{n in leaf j} w_n values_n per node id j (w None: Σ values_n; np.add.at: faster)."""
+    """Σ_{n in leaf j} w_n values_n for every node id j (w None: Σ values_n).
+
+    ``np.add.at`` adds in the order of the samples, as ``np.bincount`` does, and faster.
+    """
     sums = np.zeros(n_nodes)
     np.add.at(sums, leaf, values if w is None else w * values)
     return sums
@@ -76,14 +79,15 @@ def _safe_ratio(num, den):
 def weighted_quantile(values, weights, q, groups=None, n_groups=1):
     """The weighted q-quantile (inverted CDF) of ``values``, per group.
 
-    The smallest value v such that the weight of the values <= v is at least q times the total.
+    The smallest value v such that the weight of the values <= v is at least q times the total:
+    for unit weights and q = ½, the lower median (an exact minimiser of Σ w abs(v − x)).
 
     Parameters
     ----------
     values, weights : ndarray of shape (n,)
         Values and their non-negative weights.
     q : float in (0, 1]
-        The quantile level (½ with unit weights: the lower median, a minimiser of Σ w abs(v − x)).
+        The quantile level.
     groups : ndarray of int of shape (n,) or None, default=None
         The group of every value (None: one group).
     n_groups : int, default=1
@@ -100,7 +104,8 @@ def weighted_quantile(values, weights, q, groups=None, n_groups=1):
         If ``q`` is not a real number or ``n_groups`` not an integer.
     ValueError
         Naming the argument: ``values`` with NaN, ``weights`` negative or not finite, arrays of
-        different lengths or empty, ``q`` outside (0, 1], ``n_groups`` < 1, bad group ids.
+        different lengths or empty, ``q`` outside (0, 1], ``n_groups`` < 1, or group ids
+        outside 0, ..., n_groups − 1.
     """
     axes = Axes()
     values = axes.array(values, "values", ("n",), allow_inf=True)

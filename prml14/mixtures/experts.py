@@ -175,9 +175,10 @@ def log_mixture_of_experts_density(log_gates, log_expert_densities):
 def hierarchical_log_gates(Phi_gate, gate_coefs):
     """Log leaf probabilities ln π_leaf(x) of a tree of softmax gates.
 
-    Level d of a tree with branching B has B^d gating nodes; node j has the children j·B, …,
-    j·B + B − 1 at level d + 1. ln π_leaf is the sum of the log-softmax outputs along the leaf's
-    path; with one level this is the single softmax gate of a mixture of experts.
+    Level d of a tree with branching B has B^d gating nodes; node j has the B children
+    j·B, …, j·B + B − 1 at level d + 1. A leaf's gate is the product of the gate probabilities
+    along its path, so ln π_leaf is the sum of the log-softmax outputs along the path. With one
+    level this is the single softmax gate of a mixture of experts.
 
     Parameters
     ----------
@@ -284,7 +285,8 @@ def gaussian_expert_log_density(Phi, t, W, beta):
 def bernoulli_expert_log_density(Phi, t, W):
     """ln{y_nk^t_n (1 − y_nk)^(1 − t_n)} with y_nk = σ(w_kᵀφ_n), for t_n ∈ {0, 1}, stably.
 
-    Same as :func:`prml14.mixtures.logistic.logistic_component_log_probs`, one expert per row.
+    Same as :func:`prml14.mixtures.logistic.logistic_component_log_probs` (one expert per row
+    of ``W``).
 
     Parameters
     ----------
@@ -344,7 +346,8 @@ def linear_experts_m_step(
     W : ndarray of shape (n_experts, n_basis)
         Current weights (kept by dead experts).
     beta : float or ndarray of shape (n_experts,)
-        Current precisions > 0 (scale the ridge; kept by dead experts; a float is shared).
+        Current precisions, positive (scale the ridge; kept by dead experts; a float is
+        shared).
     sample_weight : ndarray of shape (n_samples,), default=None
         Weights s_n of the samples (ones if None).
     precision : {"per_component", "shared"}, default="per_component"
@@ -538,11 +541,13 @@ def hierarchical_gates_m_step(
 ):
     """M-step of a tree of softmax gates, level by level and node by node.
 
-    As ln π_leaf sums the log gate probabilities along the leaf's path, the gates' part of Q
-    splits into one term per gating node j, Σ_n h_nj Σ_c (h_n,jc / h_nj) ln π_c|j(x_n): a
-    soft-target multinomial logistic regression (:func:`gate_m_step`) with weights h_nj, the
-    node posteriors (:func:`node_posteriors`) of r_n,leaf = s_n γ_n,leaf. A node of weight
-    ≤ ``DEAD_FRACTION`` × Σ_n s_n keeps its gate. One level: a mixture of experts' gate M-step.
+    Because ln π_leaf is the sum of the log gate probabilities along the leaf's path, the gates'
+    part of Q separates into one term per gating node j:
+    Σ_n h_nj Σ_c (h_n,jc / h_nj) ln π_c|j(x_n), a soft-target multinomial logistic regression
+    (:func:`gate_m_step`) with targets h_n,jc / h_nj and sample weights h_nj, the node
+    posteriors of :func:`node_posteriors` computed from r_n,leaf = s_n γ_n,leaf. A node whose
+    total weight is at most ``DEAD_FRACTION`` × Σ_n s_n keeps its gate. With one level this is
+    the gate M-step of a mixture of experts (targets γ_nk, weights s_n).
 
     Parameters
     ----------
