@@ -545,8 +545,12 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
         A validation point reaches a node with the product of the fractions r̃ of the branches
         it took where its value was missing (1 if none was): that weight counts in E_V(t) when
-        the point's class is not the node's majority class. With no missing values it is the
-        number of misclassified points, the cost reduced-error pruning (B.28) minimises.
+        the point's class is not the node's majority class (the majority of its *training*
+        points). With no missing values it is the number of misclassified points, the cost
+        reduced-error pruning (B.28) minimises. With missing values, summed over the leaves of a
+        subtree it is the expected number of errors if every point went down one branch at
+        random with the probabilities r̃, not the errors of the tree's predictions (which blend
+        the leaves a point reaches).
 
         Parameters
         ----------
