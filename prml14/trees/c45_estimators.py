@@ -161,7 +161,7 @@ def _best_cut(x, y, w, K, min_leaf, values):
     (x, y, w): returns (gain, (2, K) class weights, threshold) or None.
 
     The threshold is the largest of the attribute's training ``values`` (sorted) not above the
-    midpoint of the best cut, as C4.5 reports it: it lies in [x_(i), midpoint), so the node's
+    midpoint of the best cut, as C4.5 reports it: it lies in [x_(i), midpoint], so the node's
     points fall on the same sides as with the midpoint."""
     order = np.argsort(x, kind="stable")
     xs, ys, ws = x[order], y[order], w[order]
