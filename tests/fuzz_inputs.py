@@ -536,6 +536,14 @@ def _reduced_error_subtree(ctx):
     return {"tree": tree, "node_errors": ctx.rng.uniform(0.0, 2.0, size=tree.node_count)}
 
 
+def _fitted_classification_tree(ctx):
+    from prml14 import DecisionTreeClassifier
+
+    X = ctx.rng.normal(size=(ctx.n_samples, ctx.n_features))
+    y = np.arange(ctx.n_samples) % 2
+    return DecisionTreeClassifier(random_state=0).fit(X, y).tree_
+
+
 def _class_indices(ctx, n_classes, shape):
     return ctx.rng.integers(0, n_classes, size=shape)
 
@@ -559,6 +567,12 @@ EXPLICIT.update(
         "out_of_fold_predictions": _out_of_fold,
         "reduced_error_prune": _reduced_error_prune,
         "reduced_error_subtree": _reduced_error_subtree,
+        "pessimistic_error_rate": lambda ctx: {
+            "n_errors": ctx.rng.uniform(0.0, 3.0, size=ctx.n_samples),
+            "n_samples": ctx.rng.uniform(3.0, 9.0, size=ctx.n_samples),
+        },
+        "pessimistic_node_errors": lambda ctx: {"tree": _fitted_classification_tree(ctx)},
+        "pessimistic_subtree": lambda ctx: {"tree": _fitted_classification_tree(ctx)},
         "validation_node_errors": _validation_node_errors,
         "entropy": lambda ctx: {"class_weights": _class_weights(ctx, (ctx.n_components,))},
         "intrinsic_value": lambda ctx: {"branch_weights": _class_weights(ctx, (3,))},

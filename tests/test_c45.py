@@ -38,6 +38,15 @@ X_PICNIC = np.array([[SKY[s], TEMP[t], WIND[w]] for s, t, w, _ in ROWS], dtype=f
 Y_PICNIC = np.array([r[3] for r in ROWS])
 
 
+def unpruned(**params):
+    """The grown tree of the textbook rules: no pruning, no minimum branch size beyond 1, the
+    split information over the known points, every attribute in the average gain."""
+    defaults = dict(
+        pruning=None, min_samples_leaf=1.0, unknown_outcome=False, many_valued_fraction=None
+    )
+    return C45Classifier(**{**defaults, **params})
+
+
 def H(*counts):
     """Entropy in bits of class counts, by hand."""
     n = sum(counts)
@@ -99,7 +108,7 @@ def test_intrinsic_value_and_gain_ratio_by_hand():
 @pytest.mark.equation("B.23")
 @pytest.mark.equation("B.25")
 def test_root_attribute_and_scores_equal_hand_computation():
-    id3 = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2])
+    id3 = unpruned(criterion="information_gain", categorical_features=[0, 1, 2])
     id3.fit(X_PICNIC, Y_PICNIC)
     np.testing.assert_allclose(id3.tree_.gain[0], [GAIN_SKY, GAIN_TEMP, GAIN_WIND])
     np.testing.assert_allclose(id3.tree_.iv[0], [IV_SKY, IV_TEMP, IV_WIND])
@@ -154,13 +163,19 @@ def test_fitted_gains_with_missing_values_equal_hand_computation():
     X = X_PICNIC.copy()
     X[[1, 6], 0] = np.nan  # sky of a "no" (sunny) and a "yes" (overcast) removed
     X[[2], 2] = np.nan  # wind of a calm "yes"
-    est = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2]).fit(
-        X, Y_PICNIC
-    )
+    est = unpruned(criterion="information_gain", categorical_features=[0, 1, 2]).fit(X, Y_PICNIC)
     gain_sky = 10 / 12 * (H(6, 4) - (3 / 10 * H(2, 1) + 3 / 10 * H(3, 0) + 4 / 10 * H(1, 3)))
     gain_wind = 11 / 12 * (H(6, 5) - (6 / 11 * H(5, 1) + 5 / 11 * H(1, 4)))
     np.testing.assert_allclose(est.tree_.gain[0], [gain_sky, GAIN_TEMP, gain_wind])
     np.testing.assert_allclose(est.tree_.iv[0, [0, 2]], [H(3, 3, 4), H(6, 5)])
+    # Quinlan's split information: the two unknown skies and the unknown wind as an outcome
+    quinlan = C45Classifier(categorical_features=[0, 1, 2], pruning=None).fit(X, Y_PICNIC)
+    np.testing.assert_allclose(quinlan.tree_.gain[0], est.tree_.gain[0])
+    np.testing.assert_allclose(quinlan.tree_.iv[0], [H(2, 3, 3, 4), IV_TEMP, H(1, 6, 5)])
+    np.testing.assert_allclose(
+        quinlan.tree_.iv[0, [0, 2]], [1.959, 1.325], atol=5e-4
+    )  # the figures of page B.8
+    assert quinlan.tree_.feature[0] == 2  # wind, as with the known-only split information
 
 
 @pytest.mark.equation("B.27")
@@ -222,7 +237,7 @@ def test_prediction_with_missing_values_sums_over_branches():
 @pytest.mark.equation("B.27")
 def test_prediction_with_missing_values_explicit_two_level_sum():
     X = X_PICNIC.copy()
-    est = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2])
+    est = unpruned(criterion="information_gain", categorical_features=[0, 1, 2])
     est.fit(X, Y_PICNIC)
     tree = est.tree_
     x = np.array([[np.nan, 0.0, np.nan]])  # sky and wind unknown
@@ -250,12 +265,19 @@ def test_id3_on_continuous_features_equals_sklearn_entropy_tree():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(300, 3)).astype(np.float32).astype(float)
     y = (X[:, 0] + 0.5 * X[:, 1] ** 2 + 0.3 * rng.normal(size=300) > 0.4).astype(int)
-    ours = C45Classifier(criterion="information_gain", max_depth=3).fit(X, y)
+    ours = unpruned(criterion="information_gain", max_depth=3).fit(X, y)
     ref = SkTree(criterion="entropy", max_depth=3, random_state=0).fit(X, y)
-    assert ours.tree_.feature[0] == ref.tree_.feature[0]
-    assert ours.tree_.threshold[0] == pytest.approx(ref.tree_.threshold[0])
-    Xt = rng.normal(size=(500, 3))
-    np.testing.assert_allclose(ours.predict_proba(Xt), ref.predict_proba(Xt))
+    # the same cuts in the same (depth-first) order; each of ours is the largest training
+    # value not above scikit-learn's midpoint, a value that occurs in the data
+    inner = np.flatnonzero(~ours.tree_.is_leaf)
+    ref_inner = np.flatnonzero(ref.tree_.children_left >= 0)
+    assert inner.size == ref_inner.size == 6
+    np.testing.assert_array_equal(ours.tree_.feature[inner], ref.tree_.feature[ref_inner])
+    for node, ref_node in zip(inner, ref_inner, strict=True):
+        col = X[:, ours.tree_.feature[node]]
+        assert ours.tree_.threshold[node] == col[col <= ref.tree_.threshold[ref_node]].max()
+    # hence the same partition of the training data and the same predictions on it
+    np.testing.assert_allclose(ours.predict_proba(X), ref.predict_proba(X))
 
 
 def test_a_continuous_attribute_is_reused_down_a_path():
@@ -307,7 +329,7 @@ def test_deterministic_and_weights_equal_duplicates():
 
 def test_min_samples_leaf_excludes_an_identifier():
     ident = np.column_stack([X_PICNIC, np.arange(12.0)])
-    est = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2, 3])
+    est = unpruned(criterion="information_gain", categorical_features=[0, 1, 2, 3])
     assert est.fit(ident, Y_PICNIC).tree_.feature[0] == 3  # ID3 takes the identifier
     est.set_params(min_samples_leaf=2)
     assert est.fit(ident, Y_PICNIC).tree_.feature[0] != 3
@@ -316,3 +338,76 @@ def test_min_samples_leaf_excludes_an_identifier():
 @parametrize_with_checks([C45Classifier(), C45Classifier(criterion="information_gain")])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_defaults_follow_quinlans_program():
+    params = C45Classifier().get_params()
+    assert params["min_samples_leaf"] == 2  # -m 2
+    assert params["pruning"] == "pessimistic" and params["confidence_factor"] == 0.25
+    assert params["unknown_outcome"] is True and params["many_valued_fraction"] == 0.3
+
+
+def zero_gain_data():
+    """40 points, 20 per class. a: four values of 10, (8, 2), (8, 2), (2, 8), (2, 8): gain
+    1 - Ent(0.2) = 0.278, IV 2. b: a pure branch of 8 positives: gain 0.237, IV Ent(0.2).
+    c: two values of 10 positives and 10 negatives each: gain exactly 0, a valid split."""
+    pos, neg = np.arange(20), np.arange(20, 40)
+    a, b, c = np.zeros(40), np.zeros(40), np.zeros(40)
+    a[pos] = np.repeat([0, 1, 2, 3], [8, 8, 2, 2])
+    a[neg] = np.repeat([0, 1, 2, 3], [2, 2, 8, 8])
+    b[pos[:8]] = 1
+    c[pos[10:]] = c[neg[10:]] = 1
+    return np.column_stack([a, b, c]), (np.arange(40) < 20).astype(int)
+
+
+@pytest.mark.equation("B.25")
+def test_the_average_gain_counts_attributes_of_zero_gain():
+    X, y = zero_gain_data()
+    est = C45Classifier(categorical_features=[0, 1, 2], pruning=None).fit(X, y)
+    gain, iv = est.tree_.gain[0], est.tree_.iv[0]
+    np.testing.assert_allclose(gain, [1 - H(8, 2), 1 - 32 / 40 * H(12, 20), 0.0], atol=1e-15)
+    np.testing.assert_allclose(iv, [2.0, H(8, 32), 1.0])
+    # average over the three valid splits: 0.171 <= gain(b), and b has the larger ratio
+    assert gain[1] >= gain.mean() and gain[1] / iv[1] > gain[0] / iv[0]
+    assert est.tree_.feature[0] == 1
+    # leaving the zero gain out of the average (here: without the attribute) would exclude b
+    without_c = C45Classifier(categorical_features=[0, 1], pruning=None).fit(X[:, :2], y)
+    assert gain[1] < gain[:2].mean() and without_c.tree_.feature[0] == 0
+
+
+@pytest.mark.equation("B.25")
+def test_many_valued_attributes_are_left_out_of_the_average():
+    ident = np.column_stack([X_PICNIC, np.arange(12.0)])  # 12 values >= 0.3 * 12
+    est = unpruned(categorical_features=[0, 1, 2, 3])
+    # the textbook rule: the identifier alone reaches the average gain (0.4413)
+    assert est.fit(ident, Y_PICNIC).tree_.feature[0] == 3
+    np.testing.assert_allclose(est.tree_.gain[0].mean(), 0.4413, atol=5e-5)
+    # Quinlan's program: the average of the other three (0.2618), then wind's ratio wins
+    est.set_params(many_valued_fraction=0.3)
+    assert est.fit(ident, Y_PICNIC).tree_.feature[0] == 2
+    # every attribute many-valued: the average counts them all again
+    all_many = unpruned(categorical_features=[0], many_valued_fraction=0.25)
+    X_two = np.column_stack([X_PICNIC[:, 0], np.arange(12.0)])
+    assert all_many.set_params(categorical_features=[0, 1]).fit(X_two, Y_PICNIC).tree_.feature[0]
+
+
+def test_a_cut_is_reported_as_a_training_value():
+    # category 0: x in {0, 10}, class = x > 5; categories 1 and 2 (pure) hold the value 3
+    x = np.array([0.0, 0.0, 10.0, 10.0] + [3.0] * 12)
+    cat = np.repeat([0.0, 1.0, 2.0], [4, 6, 6])
+    y = np.repeat([0, 1, 0, 1, 0], [2, 2, 6, 6, 0])
+    est = C45Classifier(categorical_features=[0], pruning=None).fit(np.column_stack([cat, x]), y)
+    node = est.tree_.children[0][0]
+    assert est.tree_.feature[node] == 1
+    # the midpoint of the cut is 5; the largest training value not above it is 3 (category 1)
+    assert est.tree_.threshold[node] == 3.0
+    assert est.score(np.column_stack([cat, x]), y) == 1.0
+    # which is what a new point of category 0 is tested against: x = 4 goes right
+    assert est.predict([[0.0, 4.0]])[0] == 1
+    # every threshold of a grown tree occurs in the data
+    X, yy, _ = messy_data(seed=5)
+    tree = C45Classifier(categorical_features=[0, 2]).fit(X, yy).tree_
+    cont = (tree.feature >= 0) & np.isfinite(tree.threshold)
+    assert cont.sum() > 2
+    for j, thr in zip(tree.feature[cont], tree.threshold[cont], strict=True):
+        assert thr in X[:, j]

@@ -11,10 +11,11 @@ Layout (one topic per module; arrows: "imports")::
     growing      -> exact, histogram, _nodes    grow_tree: per-sample statistics -> Tree
     pruning      -> structure       cost complexity (14.31): pruning_costs, weakest-link path
     reduced_error -> structure      reduced-error pruning on a validation set (B.28)
+    pessimistic  -> reduced_error   C4.5's pessimistic pruning (B.41), (B.42)
     absolute                        weighted medians, absolute-error costs of all cuts (B.29)
     c45          -> impurities      ID3/C4.5 gains, gain ratio, missing values (B.22)-(B.27)
     cart_estimators -> criteria, growing, pruning  DecisionTreeRegressor / DecisionTreeClassifier
-    c45_estimators  -> c45          MultiwayTree, C45Classifier
+    c45_estimators  -> c45, pessimistic  MultiwayTree, C45Classifier
     plotting     -> structure       Fig 14.5 (partition) and Fig 14.6 (diagram)
 
 (``_nodes`` -> ``structure``: the node bookkeeping both finders share.) The drawings are imported
@@ -69,6 +70,11 @@ from .impurities import (
     second_order_split_gain,
     sum_of_squares,
 )
+from .pessimistic import (
+    pessimistic_error_rate,
+    pessimistic_node_errors,
+    pessimistic_subtree,
+)
 from .pruning import (
     PruningPath,
     cost_complexity,
@@ -118,6 +124,9 @@ __all__ = [
     "misclassification_impurity",
     "second_order_leaf_value",
     "second_order_split_gain",
+    "pessimistic_error_rate",
+    "pessimistic_node_errors",
+    "pessimistic_subtree",
     "pruning_costs",
     "cost_complexity",
     "PruningPath",

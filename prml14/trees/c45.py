@@ -23,6 +23,7 @@ weights, ``sample_weight`` and the fractional weights of missing values.
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import xlogy
 
 from .._equations import implements
 from .._validation import as_float, check_number
@@ -49,6 +50,23 @@ def _proportions(counts):
     """Rows of ``counts`` divided by their sums (rows of zero weight: zeros)."""
     total = counts.sum(axis=-1, keepdims=True)
     return np.divide(counts, total, out=np.zeros_like(counts), where=total > 0)
+
+
+def _entropy_bits(counts):
+    """Ent in bits of every row of ``counts`` (unchecked; rows of zero weight: 0), for the
+    estimator's loops over nodes and cuts."""
+    p = _proportions(counts)
+    return -xlogy(p, p).sum(axis=-1) / np.log(2.0) + 0.0
+
+
+def _missing_value_gain(counts, missing_weight):
+    """ρ · Gain(D̃, a) of (B.26) in bits, unchecked (``counts``: the (V, K) table of D̃)."""
+    N_v = counts.sum(axis=1)
+    known = N_v.sum()
+    if known == 0:
+        return 0.0
+    gain = _entropy_bits(counts.sum(axis=0)) - np.dot(N_v / known, _entropy_bits(counts))
+    return float(known / (known + missing_weight) * gain)
 
 
 @implements("B.22")

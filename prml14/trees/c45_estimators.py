@@ -18,10 +18,17 @@ of :mod:`prml14.trees.c45`, and ID3 is the option ``criterion="information_gain"
 Choices (documented, tested): a categorical value never seen in training raises a ValueError at
 prediction (``handle_unknown="error"``) or is treated as missing (``"missing"``); a feature with
 no observed value in the training data raises a ValueError; a branch that receives no training
-weight becomes a leaf predicting its parent's class proportions; the intrinsic value (B.24) is
-computed over the points whose value is known (Quinlan's C4.5 program also counts "unknown" as
-an extra outcome), and continuous attributes do not get C4.5 release 8's penalty of log₂(n − 1)/N
-on the gain of a cut (n distinct values, N points).
+weight becomes a leaf predicting its parent's class proportions. The defaults follow Quinlan's
+program (release 8): at least two branches with ``min_samples_leaf=2`` (``-m 2``); the average
+gain over every attribute with a valid split (zero gain included), leaving out categorical
+attributes with at least 0.3·N values unless all are (``many_valued_fraction=0.3``); the split
+information (B.24) with the points of unknown value as one more outcome
+(``unknown_outcome=True``); a continuous cut reported as the largest training value not above
+the midpoint of the best cut; pessimistic pruning at CF = 25 % (:mod:`prml14.trees.pessimistic`,
+``pruning="pessimistic"``), without subtree raising. Not reproduced: release 8's penalty of
+log₂(n − 1)/N on the gain of a continuous cut, its minimum size of a cut's branches that grows
+with the node (up to 25 cases), the grouping of categorical values (``-s``), subtree raising,
+and the collapse of a branch that makes no fewer training errors than its root as a leaf.
 """
 
 from __future__ import annotations
@@ -36,7 +43,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .._validation import check_sample_weight
-from .c45 import entropy, fractional_weights, gain_ratio, intrinsic_value, missing_value_gain
+from .c45 import _entropy_bits, _missing_value_gain, fractional_weights, gain_ratio
+from .pessimistic import pessimistic_subtree
 
 __all__ = ["MultiwayTree", "C45Classifier"]
 
@@ -70,7 +78,8 @@ class MultiwayTree:
         Gain(D, a) of every attribute at every inner node, ρ · Gain(D̃, a) (B.26) (NaN where
         the attribute had no valid split, and for leaves).
     iv : ndarray of shape (n_nodes, n_features)
-        The intrinsic value (B.24) of the same splits.
+        The split information (B.24) of the same splits (with the missing weight as one more
+        outcome when the estimator's ``unknown_outcome`` is True).
     """
 
     feature: np.ndarray
@@ -147,9 +156,13 @@ class MultiwayTree:
         )
 
 
-def _best_cut(x, y, w, K, min_leaf):
-    """The midpoint cut of a continuous attribute with the largest information gain on the
-    known points (x, y, w): returns (gain, (2, K) class weights, threshold) or None."""
+def _best_cut(x, y, w, K, min_leaf, values):
+    """The cut of a continuous attribute with the largest information gain on the known points
+    (x, y, w): returns (gain, (2, K) class weights, threshold) or None.
+
+    The threshold is the largest of the attribute's training ``values`` (sorted) not above the
+    midpoint of the best cut, as C4.5 reports it: it lies in [x_(i), midpoint], so the node's
+    points fall on the same sides as with the midpoint."""
     order = np.argsort(x, kind="stable")
     xs, ys, ws = x[order], y[order], w[order]
     onehot = np.zeros((xs.size, K))
@@ -162,28 +175,37 @@ def _best_cut(x, y, w, K, min_leaf):
     if not np.any(valid):
         return None
     W = total.sum()
-    gains = entropy(total) - (WL / W) * entropy(left) - (WR / W) * entropy(right)
+    gains = _entropy_bits(total) - (WL / W) * _entropy_bits(left) - (WR / W) * _entropy_bits(right)
     gains[~valid] = -np.inf
     i = int(np.argmax(gains))
-    thr = xs[i] / 2.0 + xs[i + 1] / 2.0
-    if thr == xs[i + 1]:
+    mid = xs[i] / 2.0 + xs[i + 1] / 2.0
+    thr = values[np.searchsorted(values, mid, side="right") - 1]
+    if thr >= xs[i + 1]:  # the midpoint rounded onto x_(i+1)
         thr = xs[i]
     return gains[i], np.stack([left[i], right[i]]), thr
 
 
 class C45Classifier(ClassifierMixin, BaseEstimator):
-    """A C4.5 (or ID3) decision tree with C4.5's fractional weights for missing values.
+    """A C4.5 (or ID3) decision tree with C4.5's fractional weights and pessimistic pruning.
 
-    Categorical attributes get multiway splits, continuous ones binary cuts at midpoints.
-    At every node each attribute a is scored by Gain(D, a) = ρ · Gain(D̃, a) (B.26), the
-    information gain (B.23) of the points whose value of a is known times their share ρ of the
-    weight. ID3 (``criterion="information_gain"``) splits on the attribute of largest gain; C4.5
-    (``"gain_ratio"``) takes, among the attributes whose gain is at least the average gain of
-    the candidates, the one of largest gain ratio (B.25). A categorical attribute makes one
-    branch per value seen in training; a continuous one is cut in two at the midpoint of the
-    best gain, and may be cut again further down. A point whose value of the chosen attribute is
-    missing goes down every branch v with its weight times r̃_v (B.27); at prediction such a
-    point's class probabilities are the r̃-weighted sum of the branches' predictions.
+    Categorical attributes get multiway splits, continuous ones binary cuts. At every node each
+    attribute a is scored by Gain(D, a) = ρ · Gain(D̃, a) (B.26), the information gain (B.23)
+    of the points whose value of a is known times their share ρ of the weight. ID3
+    (``criterion="information_gain"``) splits on the attribute of largest gain; C4.5
+    (``"gain_ratio"``) takes, among the attributes whose gain is at least the average gain, the
+    one of largest gain ratio (B.25). The average runs over every attribute with a valid split,
+    zero gains included, but without the categorical attributes that have at least
+    ``many_valued_fraction`` · N values (N: the number of training rows), unless every
+    attribute is one of them: Quinlan's program. A categorical attribute makes one branch per
+    value seen in training; a continuous one is cut in two at its cut of largest gain, and may
+    be cut again further down; the threshold kept is the largest training value of the
+    attribute not above the midpoint of that cut (C4.5 reports a value that occurs in the
+    data), which splits the training points exactly as the midpoint does. A point whose value
+    of the chosen attribute is missing goes down every branch v with its weight times r̃_v
+    (B.27); at prediction such a point's class probabilities are the r̃-weighted sum of the
+    branches' predictions. The grown tree is then pruned by C4.5's pessimistic rule (B.42):
+    bottom-up, a branch becomes a leaf when the leaf's predicted errors N · U_CF(E, N) (B.41)
+    do not exceed those of the branch's leaves (no subtree raising).
 
     Parameters
     ----------
@@ -196,19 +218,33 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         The largest depth of a leaf.
     min_samples_split : float >= 0, default=2.0
         A node whose training weight is below this value is not split.
-    min_samples_leaf : float > 0, default=1.0
+    min_samples_leaf : float > 0, default=2.0
         A split is valid only if at least two of its branches (both, for a continuous cut)
-        receive this much weight of known values (C4.5's ``-m``, which defaults to 2).
+        receive this much weight of known values (C4.5's ``-m 2``).
     handle_unknown : {"error", "missing"}, default="error"
         A categorical value never seen in training raises a ValueError at prediction, or is
         treated as missing.
+    unknown_outcome : bool, default=True
+        Compute the split information (B.24) of the gain ratio with the weight of the points
+        whose value is missing as one more outcome, −Σ_v (N^v/N) log₂(N^v/N) − (M/N) log₂(M/N)
+        (Quinlan's program); False: over the known points only, −Σ_v r̃_v log₂ r̃_v. Without
+        missing values the two agree.
+    many_valued_fraction : float in (0, 1] or None, default=0.3
+        Categorical attributes with at least this fraction of N values do not count in the
+        average gain of C4.5's rule (unless every attribute does); None: every attribute with
+        a valid split counts (the textbook rule). Ignored by ID3.
+    pruning : {"pessimistic"} or None, default="pessimistic"
+        C4.5's pessimistic pruning (B.42) of the grown tree, or None for the unpruned tree.
+    confidence_factor : float in (0, 1), default=0.25
+        CF of (B.41) (C4.5's ``-c 25``); smaller values prune more. Sample weights count as
+        numbers of cases.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
         The class labels.
     tree_ : MultiwayTree
-        The fitted tree.
+        The fitted (pruned) tree.
     categories_ : list of ndarray or None
         For each column, the sorted categories seen in training (None for continuous columns).
     is_categorical_ : ndarray of bool of shape (n_features,)
@@ -224,6 +260,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         "min_samples_split": [Interval(numbers.Real, 0.0, None, closed="left")],
         "min_samples_leaf": [Interval(numbers.Real, 0.0, None, closed="neither")],
         "handle_unknown": [StrOptions({"error", "missing"})],
+        "unknown_outcome": ["boolean"],
+        "many_valued_fraction": [Interval(numbers.Real, 0.0, 1.0, closed="right"), None],
+        "pruning": [StrOptions({"pessimistic"}), None],
+        "confidence_factor": [Interval(numbers.Real, 0.0, 1.0, closed="neither")],
     }
 
     def __init__(
@@ -233,8 +273,12 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         categorical_features=None,
         max_depth=None,
         min_samples_split=2.0,
-        min_samples_leaf=1.0,
+        min_samples_leaf=2.0,
         handle_unknown="error",
+        unknown_outcome=True,
+        many_valued_fraction=0.3,
+        pruning="pessimistic",
+        confidence_factor=0.25,
     ):
         self.criterion = criterion
         self.categorical_features = categorical_features
@@ -242,6 +286,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.handle_unknown = handle_unknown
+        self.unknown_outcome = unknown_outcome
+        self.many_valued_fraction = many_valued_fraction
+        self.pruning = pruning
+        self.confidence_factor = confidence_factor
 
     def _categorical_mask(self, D):
         cf = self.categorical_features
@@ -310,10 +358,17 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             np.unique(X[~np.isnan(X[:, j]), j]) if self.is_categorical_[j] else None
             for j in range(D)
         ]
-        self.tree_ = self._grow(X, self._codes(X), y_enc, w)
+        values = [
+            None if c else np.unique(X[~np.isnan(X[:, j]), j])
+            for j, c in enumerate(self.is_categorical_)
+        ]
+        tree = self._grow(X, self._codes(X), y_enc, w, values)
+        if self.pruning == "pessimistic":
+            tree, _ = pessimistic_subtree(tree, self.confidence_factor)  # (B.42)
+        self.tree_ = tree
         return self
 
-    def _score_attributes(self, X, codes, y, idx, wn, K):
+    def _score_attributes(self, X, codes, y, idx, wn, K, values):
         """Gain (B.26), IV (B.24) and the split of every attribute at one node."""
         D = X.shape[1]
         gains, ivs = np.full(D, np.nan), np.full(D, np.nan)
@@ -336,28 +391,40 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                     continue
                 thr = np.nan
             else:
-                cut = _best_cut(x[known], y[idx[known]], wn[known], K, msl)
+                cut = _best_cut(x[known], y[idx[known]], wn[known], K, msl, values[j])
                 if cut is None:
                     continue
                 table, thr = cut[1:]
                 Nv = table.sum(axis=1)
-            gains[j] = missing_value_gain(table, max(W - Wk, 0.0))  # (B.26): ρ · Gain(D̃, a)
-            ivs[j] = intrinsic_value(Nv)  # (B.24)
+            gains[j] = _missing_value_gain(table, max(W - Wk, 0.0))  # (B.26): ρ · Gain(D̃, a)
+            # (B.24), with the missing weight as one more outcome if unknown_outcome
+            ivs[j] = _entropy_bits(np.append(Nv, W - Wk) if self.unknown_outcome else Nv)
             splits[j] = (Nv, thr)
         return gains, ivs, splits
 
-    def _choose(self, gains, ivs):
-        cand = np.flatnonzero(np.nan_to_num(gains, nan=-1.0) > _TINY)
+    def _choose(self, gains, ivs, in_average):
+        valid = ~np.isnan(gains)
+        cand = np.flatnonzero(valid & (np.nan_to_num(gains) > _TINY))
         if cand.size == 0:
             return None
         if self.criterion == "information_gain":
             return int(cand[np.argmax(gains[cand])])
-        # C4.5: the largest gain ratio among the attributes of at least average gain
-        good = cand[gains[cand] >= gains[cand].mean() - _TINY]
+        # C4.5: the largest gain ratio among the attributes of at least average gain, the
+        # average taken over every valid split (zero gains too) but the many-valued attributes
+        average = gains[valid & in_average].mean() if np.any(valid & in_average) else 0.0
+        good = cand[(gains[cand] >= average - _TINY) & (ivs[cand] > _TINY)]
+        if good.size == 0:
+            return None
         return int(good[np.argmax(gain_ratio(gains[good], ivs[good]))])
 
-    def _grow(self, X, codes, y, w):
+    def _grow(self, X, codes, y, w, values):
         K, D = self.classes_.size, X.shape[1]
+        in_average = np.ones(D, dtype=bool)  # Quinlan: many-valued attributes are left out
+        if self.many_valued_fraction is not None:
+            n_values = np.array([c.size if c is not None else 0 for c in self.categories_])
+            many = self.is_categorical_ & (n_values >= self.many_valued_fraction * X.shape[0])
+            if not many.all():
+                in_average = ~many
         max_depth = np.inf if self.max_depth is None else self.max_depth
         nodes = []  # feature, threshold, children, fractions, value, weight, depth, gain, iv
         stack = [(np.arange(X.shape[0]), w, 0, None, None)]
@@ -373,10 +440,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             nodes.append(rec)
             if W <= 0 or depth >= max_depth or W < self.min_samples_split:
                 continue
-            if entropy(counts) <= _TINY:
+            if _entropy_bits(counts) <= _TINY:
                 continue
-            gains, ivs, splits = self._score_attributes(X, codes, y, idx, wn, K)
-            j = self._choose(gains, ivs)
+            gains, ivs, splits = self._score_attributes(X, codes, y, idx, wn, K, values)
+            j = self._choose(gains, ivs, in_average)
             rec[7], rec[8] = gains, ivs
             if j is None:
                 continue
@@ -478,8 +545,12 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
         A validation point reaches a node with the product of the fractions r̃ of the branches
         it took where its value was missing (1 if none was): that weight counts in E_V(t) when
-        the point's class is not the node's majority class. With no missing values it is the
-        number of misclassified points, the cost reduced-error pruning (B.28) minimises.
+        the point's class is not the node's majority class (the majority of its *training*
+        points). With no missing values it is the number of misclassified points, the cost
+        reduced-error pruning (B.28) minimises. With missing values, summed over the leaves of a
+        subtree it is the expected number of errors if every point went down one branch at
+        random with the probabilities r̃, not the errors of the tree's predictions (which blend
+        the leaves a point reaches).
 
         Parameters
         ----------
