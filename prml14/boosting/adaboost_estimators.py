@@ -425,8 +425,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        # K > 2 classes need a K-class weak learner (the default one is)
-        tags.classifier_tags.multi_class = (
-            self.estimator is None or get_tags(self.estimator).classifier_tags.multi_class
-        )
+        # K > 2 classes need a K-class weak learner (the default one is); a duck-typed member
+        # (fit with sample_weight, predict, classes_, but no ClassifierMixin) has no classifier
+        # tags: it is taken at its word, as scikit-learn's AdaBoost takes it
+        member_tags = None if self.estimator is None else get_tags(self.estimator).classifier_tags
+        tags.classifier_tags.multi_class = member_tags is None or member_tags.multi_class
         return tags
