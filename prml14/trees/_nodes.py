@@ -28,12 +28,17 @@ class _Recorder:
         self.leaf = None  # the leaf of every training sample, if the split finder records it
         self._leaf_sums = None  # (leaf ids, their sums) that replace the recorded ones
 
-    def add_nodes(self, sums, counts, depth):
+    def add_nodes(self, sums, counts, depth, rounding_counts=None):
         """Append nodes with the summed statistics ``sums`` (n_stats, m) and sample ``counts``.
 
-        Returns their ids, which of them may be split, their impurities and their weights.
+        ``rounding_counts``: the number of samples whose rounding the sums carry, if more than
+        ``counts`` (a child's sums taken as its parent's minus its sibling's carry the
+        parent's). Returns their ids, which of them may be split, their impurities and their
+        weights.
         """
         crit = self.criterion
+        if rounding_counts is None:
+            rounding_counts = counts
         ids = np.arange(self._n, self._n + counts.size)
         self._n += counts.size
         W = crit.node_weight(sums)
@@ -46,14 +51,16 @@ class _Recorder:
             & (counts >= self.min_samples_split)
             & (counts >= 2 * self.min_samples_leaf)
             & (W >= 2 * self.min_weight_leaf)
-            & crit.can_split(impurity, sums, counts)
+            & crit.can_split(impurity, sums, rounding_counts)
         )
         return ids, splittable, impurity, W
 
-    def add_children(self, parents, features, thresholds, sums_lr, counts_lr, depth):
+    def add_children(
+        self, parents, features, thresholds, sums_lr, counts_lr, depth, rounding_counts=None
+    ):
         """Record the cuts of ``parents`` and append their children (all left ids, then right)."""
         k = parents.size
-        ids, splittable, impurity, W = self.add_nodes(sums_lr, counts_lr, depth)
+        ids, splittable, impurity, W = self.add_nodes(sums_lr, counts_lr, depth, rounding_counts)
         self._splits.append((parents, ids[:k], ids[k:], features, thresholds))
         return ids, splittable, impurity, W
 
@@ -119,8 +126,9 @@ def _draw_features(seg_best, n_features_split, rng):
     return np.where(chosen, seg_best, -np.inf)
 
 
-def _decide(criterion, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease,
-            counts):
+def _decide(
+    criterion, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease, counts
+):
     """Which found cuts are made: the weighted impurity decrease
     (N_τ/N)(Q_τ − (N_L/N_τ) Q_L − (N_R/N_τ) Q_R) must reach ``min_impurity_decrease``
     (scikit-learn's rule), the decrease of N_τ Q_τ must exceed the rounding floor of the
@@ -169,8 +177,9 @@ def _near_best(top, node_cost, counts):
     """
     finite = np.isfinite(top)
     safe = np.where(finite, top, 0.0)
-    return np.where(finite, safe - _rounding_floor(np.abs(safe) + np.abs(node_cost), counts),
-                    np.inf)
+    return np.where(
+        finite, safe - _rounding_floor(np.abs(safe) + np.abs(node_cost), counts), np.inf
+    )
 
 
 def _midpoints(a, b):

@@ -358,7 +358,14 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             np.add.at(LR, child, stats[c] if rows is None else np.take(stats[c], rows))
             L_sums[c], R_sums[c] = LR[0::2], LR[1::2]
         do_split = _decide(
-            crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease,
+            crit,
+            L_sums,
+            R_sums,
+            seg_imp,
+            seg_W,
+            W_root,
+            found,
+            min_impurity_decrease,
             cntL + cntR,
         )
         if not np.any(do_split):
@@ -373,6 +380,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             np.concatenate([L_sums[:, sp], R_sums[:, sp]], axis=1),
             np.concatenate([cntL[sp], cntR[sp]]),
             depth + 1,
+            np.tile(cntL[sp] + cntR[sp], 2),  # (the sums of a child carry its parent's rounding)
         )
         # the node id every row is in after this level (a row of an uncut node stays there)
         node_of = np.repeat(seg_node, 2)
