@@ -255,7 +255,11 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         Number of features drawn at random at every node (None: all; used by random forests),
         among the features that have a valid cut in the node.
     ccp_lambda : float >= 0, default=0.0
-        Complexity parameter λ of (14.31); 0 means no pruning.
+        Complexity parameter λ of (14.31); 0 means no pruning. Named apart from scikit-learn's
+        ``ccp_alpha`` on purpose: λ multiplies |T| in C(T) = Σ_τ N_τ Q_τ + λ|T| with N_τ Q_τ
+        summed over samples, α in scikit-learn's per-sample cost, so
+        ``ccp_lambda = N * ccp_alpha`` with N the total sample weight (the number of samples
+        for unit weights).
     random_state : int, RandomState or None, default=None
         Only used when ``max_features`` draws feature subsets.
     splitter : {"exact", "histogram"}, default="exact"
@@ -263,6 +267,14 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         distinct values, or the edges of at most ``max_bins`` quantile bins per feature.
     max_bins : int in [2, 65535], default=255
         Bins per feature of the histogram finder.
+
+    Notes
+    -----
+    There is no ``max_leaf_nodes``: scikit-learn grows such trees best-first, one node at a
+    time in order of gain, whereas the engine grows every node of a level at once (vectorised
+    over the level); a best-first grower would be a second, per-node engine, and would slow
+    or complicate the level-wise path that every tree estimator shares. ``max_depth``,
+    ``min_samples_leaf`` and cost-complexity pruning (``ccp_lambda``) bound the size instead.
 
     Attributes
     ----------
