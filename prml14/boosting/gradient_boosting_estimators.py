@@ -511,6 +511,13 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
         -------
         GradientBoostingClassifier
             The fitted model.
+
+        Raises
+        ------
+        ValueError
+            If a class of y has a total weight of zero (in the training part of the
+            early-stopping split, with ``n_iter_no_change``): its raw score would run to −inf
+            and its probability to a rounding error, so it is refused, as scikit-learn does.
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
