@@ -125,6 +125,9 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
     n_score = len(score_ch)
     scan = score_ch if (wc is None or unit_weight is not None) else score_ch + [wc]
     chan = stats[scan]
+    # integer statistics (class counts of unit or integer weights) are summed exactly: their
+    # running sums carry no rounding residue from one node to the next
+    exact_sums = np.array_equal(chan, np.rint(chan)) and np.abs(chan).sum() < 2.0**53
     # rows of zero weight still sit between thresholds, but a child made only of them has no
     # value (0/0): with such rows, count the positive-weight rows on each side, exactly
     w_all = crit.node_weight(stats)
@@ -144,14 +147,15 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         # running sums restarted at every segment start
         G = np.take(chan, order, axis=1)  # (C, D, n)
         seg_tot = np.add.reduceat(G, seg_start, axis=2)  # (C, D, S)
-        first = G[:, :, seg_start]  # (C, D, S): each segment's first term
+        first = None if exact_sums else G[:, :, seg_start]  # (C, D, S): segments' first terms
         G[:, :, seg_start[1:]] -= seg_tot[:, :, :-1]
         left = np.cumsum(G, axis=2, out=G)
-        # the restart leaves at each segment start a rounding residue of all the segments
-        # before it (of the size ε × the level's running sums), different in every feature's
-        # order: remove it, so that a node's sums carry only their own rounding and equal cuts
-        # score equally up to that (see _near_best)
-        left -= (left[:, :, seg_start] - first)[:, :, seg_id]
+        if first is not None and S > 1:
+            # the restart leaves at each segment start a rounding residue of all the segments
+            # before it (ε × the level's running sums), different in every feature's order:
+            # remove it, so that a node's sums carry only their own rounding and equal cuts
+            # score equally up to that (see _near_best)
+            left -= (left[:, :, seg_start] - first)[:, :, seg_id]
         tot = seg_tot[:, 0, :]  # (C, S): the same sample set in every feature's order
         right = tot[:, None, seg_id] - left
         if unit_weight is not None:
