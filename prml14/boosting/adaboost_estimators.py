@@ -427,8 +427,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         return total / total.sum()
 
     def predict_log_proba(self, X):
-        """ln p(class | x), computed in the log domain: log σ(±2 f_M(x)), or the log-softmax of
-        the SAMME scores for K > 2.
+        """ln p(class | x), computed in the log domain.
+
+        log σ(±2 f_M(x)) for two classes, the log-softmax of the SAMME scores for K > 2.
 
         Parameters
         ----------

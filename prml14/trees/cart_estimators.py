@@ -268,14 +268,6 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     max_bins : int in [2, 65535], default=255
         Bins per feature of the histogram finder.
 
-    Notes
-    -----
-    There is no ``max_leaf_nodes``: scikit-learn grows such trees best-first, one node at a
-    time in order of gain, whereas the engine grows every node of a level at once (vectorised
-    over the level); a best-first grower would be a second, per-node engine, and would slow
-    or complicate the level-wise path that every tree estimator shares. ``max_depth``,
-    ``min_samples_leaf`` and cost-complexity pruning (``ccp_lambda``) bound the size instead.
-
     Attributes
     ----------
     tree_ : Tree
@@ -284,6 +276,14 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         The tree before pruning.
     n_features_in_ : int
         The number of input features.
+
+    Notes
+    -----
+    There is no ``max_leaf_nodes``: scikit-learn grows such trees best-first, one node at a
+    time in order of gain, whereas the engine grows every node of a level at once (vectorised
+    over the level); a best-first grower would be a second, per-node engine, and would slow
+    or complicate the level-wise path that every tree estimator shares. ``max_depth``,
+    ``min_samples_leaf`` and cost-complexity pruning (``ccp_lambda``) bound the size instead.
     """
 
     _parameter_constraints = {

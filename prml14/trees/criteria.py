@@ -572,9 +572,10 @@ class SecondOrder(_Criterion):
         return decrease - self.gamma > _MIN_GAIN
 
     def rounding_scale(self, sums):
-        """G²/(H + λ): the gain is a difference of numbers of this size, so a node whose
-        gradients are proportional to its Hessians (a constant residual) gains only rounding,
-        however large the residual.
+        """G²/(H + λ), the size of the numbers whose difference is the gain.
+
+        A node whose gradients are proportional to its Hessians (a constant residual) gains
+        only rounding, however large the residual.
 
         Parameters
         ----------
@@ -724,8 +725,10 @@ class AbsoluteError(_Criterion):
         return sums[2] / sums[0]
 
     def can_split(self, impurity, sums, counts):
-        """A node may be cut unless its targets are constant (its absolute deviations, each
-        exactly 0 then, sum to exactly 0: no threshold, at any scale of t).
+        """A node may be cut unless its targets are constant, at any scale of t.
+
+        The absolute deviations of a constant node are each exactly 0, so their sum is exactly
+        0: no threshold is needed.
 
         Parameters
         ----------

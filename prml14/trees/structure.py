@@ -136,8 +136,9 @@ class Tree:
         )
 
     def feature_decreases(self, n_features):
-        """Σ over the cuts on feature j of N_τ Q_τ − N_L Q_L − N_R Q_R (the importances (B.32)
-        before normalisation).
+        """Σ over the cuts on feature j of N_τ Q_τ − N_L Q_L − N_R Q_R.
+
+        The importances (B.32) before normalisation.
 
         Parameters
         ----------
