@@ -8,12 +8,14 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+from scipy.special import log_expit, log_softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._numerics import expit, softmax
 from ..trees import SquaredError, grow_tree
+from ..trees.cart_estimators import MAX_FEATURES_OPTIONS, _n_features_split
 
 __all__: list[str] = []
 
@@ -87,19 +89,15 @@ class TreeBoosterMixin(ClassifierMixin, BaseEstimator):
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
-        "max_features": [Interval(Integral, 1, None, closed="left"), None],
+        "max_features": MAX_FEATURES_OPTIONS,
         "random_state": ["random_state"],
     }
 
     def _tree_params(self, n_features):
-        if self.max_features is not None and self.max_features > n_features:
-            raise ValueError(
-                f"max_features must be <= n_features = {n_features}, got {self.max_features}"
-            )
         return {
             "max_depth": self.max_depth,
             "min_samples_leaf": self.min_samples_leaf,
-            "max_features": self.max_features,
+            "max_features": _n_features_split(self.max_features, n_features),
         }
 
     def _check_X(self, X):
@@ -181,6 +179,24 @@ class TreeBoosterMixin(ClassifierMixin, BaseEstimator):
         """
         for F in self.staged_decision_function(X):
             yield self._labels(F)
+
+    def predict_log_proba(self, X):
+        """ln p(class | x), computed in the log domain: log σ(±2F) or the log-softmax of F.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        F = self.decision_function(X)
+        if F.ndim == 2:
+            return log_softmax(F, axis=1)
+        return np.column_stack([log_expit(-2.0 * F), log_expit(2.0 * F)])
 
     def predict_proba(self, X):
         """p(k | x): σ(2 F(x)) for two classes (inverting (14.28)), softmax(F(x)) for K > 2.

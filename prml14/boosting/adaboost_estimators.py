@@ -16,6 +16,7 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+from scipy.special import log_expit, log_softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils import check_random_state, get_tags
 from sklearn.utils._param_validation import HasMethods, Interval
@@ -402,6 +403,68 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             else:
                 yield self.classes_[(f > 0).astype(int)]
 
+    @property
+    def feature_importances_(self):
+        """The members' ``feature_importances_`` averaged with the weights α_m (as scikit-learn).
+
+        Returns
+        -------
+        ndarray of shape (n_features,)
+            Non-negative, summing to one.
+
+        Raises
+        ------
+        AttributeError
+            If a member has no ``feature_importances_`` (nor ``feature_`` like a stump).
+        """
+        check_is_fitted(self)
+        total = np.zeros(self.n_features_in_)
+        for alpha, est in zip(self.estimator_weights_, self.estimators_, strict=True):
+            if hasattr(est, "feature_importances_"):
+                total += alpha * est.feature_importances_
+            else:  # a decision stump: all of its decrease is on its one feature
+                total[est.feature_] += alpha
+        return total / total.sum()
+
+    def predict_log_proba(self, X):
+        """ln p(class | x), computed in the log domain.
+
+        log σ(±2 f_M(x)) for two classes, the log-softmax of the SAMME scores for K > 2.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        return self._log_proba(self.decision_function(X))
+
+    @staticmethod
+    def _log_proba(f):
+        if f.ndim == 2:
+            return log_softmax(f, axis=1)
+        return np.column_stack([log_expit(-2.0 * f), log_expit(2.0 * f)])
+
+    def staged_predict_proba(self, X):
+        """The class probabilities after each round m = 1, ..., M.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Yields
+        ------
+        ndarray of shape (n_samples, n_classes)
+            ``predict_proba`` of the committee of the first m rounds.
+        """
+        for f in self.staged_decision_function(X):
+            yield self._proba(f)
+
     def predict_proba(self, X):
         """p(t = +1 | x) = σ(2 f_M(x)), inverting (14.28) (Friedman, Hastie and Tibshirani, 2000).
 
@@ -417,7 +480,10 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, 2)
             Columns in the order of ``classes_``.
         """
-        f = self.decision_function(X)
+        return self._proba(self.decision_function(X))
+
+    @staticmethod
+    def _proba(f):
         if f.ndim == 2:
             return softmax(f, axis=1)
         p = expit(2.0 * f)
@@ -425,8 +491,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        # K > 2 classes need a K-class weak learner (the default one is)
-        tags.classifier_tags.multi_class = (
-            self.estimator is None or get_tags(self.estimator).classifier_tags.multi_class
-        )
+        # K > 2 classes need a K-class weak learner (the default one is); a duck-typed member
+        # (fit with sample_weight, predict, classes_, but no ClassifierMixin) has no classifier
+        # tags: it is taken at its word, as scikit-learn's AdaBoost takes it
+        member_tags = None if self.estimator is None else get_tags(self.estimator).classifier_tags
+        tags.classifier_tags.multi_class = member_tags is None or member_tags.multi_class
         return tags

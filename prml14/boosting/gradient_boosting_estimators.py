@@ -25,6 +25,7 @@ import numbers
 from dataclasses import replace
 
 import numpy as np
+from scipy.special import log_expit, log_softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
@@ -129,6 +130,17 @@ class _BaseGradientBoosting(BaseEstimator):
                 random_state=seed,
                 stratify=stratify,
             )
+        if stratify is not None:
+            # scikit-learn's rule: a class with no weight to learn from is refused (its log-odds
+            # would run to -inf and its probability to a rounding error)
+            class_weight = np.bincount(t.astype(int), weights=w_all, minlength=self.classes_.size)
+            if np.any(class_weight == 0):
+                missing = self.classes_[class_weight == 0].tolist()
+                raise ValueError(
+                    f"sample_weight gives the classes {missing} a total weight of zero"
+                    + (" in the training part of the early-stopping split" if early else "")
+                    + ": drop them from y or give them weight"
+                )
         N = X.shape[0]
         # bin or sort the features once for the whole ensemble
         if self.splitter == "histogram":
@@ -187,6 +199,26 @@ class _BaseGradientBoosting(BaseEstimator):
     def _raw_predict(self, X):
         *_, F = self._staged_raw(X, copy=False)
         return F
+
+    def apply(self, X):
+        """The leaf (a node id of its tree) each sample reaches in every tree, as scikit-learn's.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of int of shape (n_samples, n_estimators, n_outputs)
+            Entry (n, m, k): the leaf of sample n in the tree of round m for raw score k (one
+            score for regression and two classes, K for K classes).
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return np.stack(
+            [np.column_stack([tree.apply(X) for tree in trees]) for trees in self.trees_], axis=1
+        )
 
     @property
     def feature_importances_(self):
@@ -479,6 +511,13 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
         -------
         GradientBoostingClassifier
             The fitted model.
+
+        Raises
+        ------
+        ValueError
+            If a class of y has a total weight of zero (in the training part of the
+            early-stopping split, with ``n_iter_no_change``): its raw score would run to −inf
+            and its probability to a rounding error, so it is refused, as scikit-learn does.
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -527,6 +566,27 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
             return E / E.sum(axis=1, keepdims=True)
         p = expit(2 * F[:, 0] if self.loss == "exponential" else F[:, 0])
         return np.column_stack([1 - p, p])
+
+    def _log_proba(self, F):
+        if F.shape[1] > 1:
+            return log_softmax(F, axis=1)
+        z = 2 * F[:, 0] if self.loss == "exponential" else F[:, 0]
+        return np.column_stack([log_expit(-z), log_expit(z)])
+
+    def predict_log_proba(self, X):
+        """The log class probabilities, computed in the log domain (log-softmax, log σ).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            ln p(class | x), finite where the probability underflows to 0.
+        """
+        return self._log_proba(self._raw_predict(X))
 
     def predict_proba(self, X):
         """Class probabilities: σ(f), σ(2f) (exponential loss) or softmax(f).

@@ -51,8 +51,9 @@ class LogitBoostClassifier(TreeBoosterMixin):
         The depth of every tree (1: stumps).
     min_samples_leaf : int, default=1
         The fewest samples in a leaf.
-    max_features : int or None, default=None
-        Features drawn at random at every node (None: all).
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Features drawn at random at every node: a number, a fraction of them, their square
+        root or log2 (None: all), as for :class:`~prml14.trees.DecisionTreeRegressor`.
     z_max : float > 0, default=4.0
         The clip of the working responses (Friedman et al. recommend 2 to 4; ``np.inf``: none).
     random_state : int, RandomState or None, default=None

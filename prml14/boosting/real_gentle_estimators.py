@@ -102,8 +102,9 @@ class RealAdaBoostClassifier(_ExponentialBooster):
         The depth of every tree (1: stumps).
     min_samples_leaf : int, default=1
         The fewest samples in a leaf.
-    max_features : int or None, default=None
-        Features drawn at random at every node (None: all).
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Features drawn at random at every node: a number, a fraction of them, their square
+        root or log2 (None: all), as for :class:`~prml14.trees.DecisionTreeRegressor`.
     proba_clip : float in [2.2e-16, 0.5), default=1e-3
         The clip c of the leaf proportions; a pure leaf gets ±½ ln{(1 − c)/c} (≈ ±3.45 for
         the default). It must be at least the machine epsilon, so that 1 − c < 1: unclipped,
@@ -182,8 +183,9 @@ class GentleAdaBoostClassifier(_ExponentialBooster):
         The depth of every tree (1: stumps).
     min_samples_leaf : int, default=1
         The fewest samples in a leaf.
-    max_features : int or None, default=None
-        Features drawn at random at every node (None: all).
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Features drawn at random at every node: a number, a fraction of them, their square
+        root or log2 (None: all), as for :class:`~prml14.trees.DecisionTreeRegressor`.
     random_state : int, RandomState or None, default=None
         Draws the features when ``max_features`` is set.
 

@@ -110,9 +110,17 @@ class _BaseBagging(BaseEstimator):
         rng = check_random_state(self.random_state)
         indices = self._draw_samples(X.shape[0], rng)
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)
+        if sample_weight is not None:
+            indices = self._redraw_weightless(indices, sample_weight, rng)
         self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(_fit_member)(
-                clone(self.estimator_), X, y, indices[m], sample_weight, seeds[m], use_counts
+                clone(self.estimator_),
+                X,
+                y,
+                indices[m],
+                self._member_weight(sample_weight, y, indices[m]),
+                seeds[m],
+                use_counts,
             )
             for m in range(self.n_estimators)
         )
@@ -128,6 +136,30 @@ class _BaseBagging(BaseEstimator):
     def _draw_samples(self, n_samples, rng):
         """The training rows of every member, one row of indices each (the bootstrap)."""
         return bootstrap_indices(n_samples, self.n_estimators, self.max_samples, rng)
+
+    def _member_weight(self, sample_weight, y, indices):
+        """The sample weights of the member trained on ``indices`` (bagging: ``sample_weight``;
+        a forest's ``class_weight="balanced_subsample"`` makes them per sample)."""
+        return sample_weight
+
+    def _redraw_weightless(self, indices, sample_weight, rng):
+        """Draw again every bootstrap sample that holds only rows of zero weight.
+
+        With weights used as a mask (most of them zero) a sample can draw none of the rows that
+        count; its member would have nothing to learn from. Such a sample is drawn again (from
+        the same random stream, after the members' seeds, so the other members do not change)
+        until it holds a row of positive weight; ``estimators_samples_`` records the sample
+        that was used. (scikit-learn fits that member on zero total weight instead.)
+        """
+        # a loop over the few members, not the samples
+        empty = [m for m, rows in enumerate(indices) if not np.any(sample_weight[rows] > 0)]
+        if not empty:
+            return indices
+        indices = np.array(indices)
+        for m in empty:
+            while not np.any(sample_weight[indices[m]] > 0):
+                indices[m] = bootstrap_indices(len(sample_weight), 1, self.max_samples, rng)[0]
+        return indices
 
     def _oob_average(self, X, member_output):
         """Average of ``member_output(estimator, X_subset)`` over each point's OOB members."""
@@ -374,6 +406,22 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         self.oob_score_ = (
             float(accuracy_score(y[has], np.argmax(dec[has], axis=1))) if has.any() else np.nan
         )
+
+    def predict_log_proba(self, X):
+        """ln of :meth:`predict_proba` (−inf where a probability is 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The log class probabilities, in the order of ``classes_``.
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
     def predict_proba(self, X):
         """Committee class probabilities: (14.7) of probabilities (soft) or of votes (hard).

@@ -275,6 +275,23 @@ class VotingClassifier(ClassifierMixin, TransformerMixin, BaseCombiner):
         return weighted_vote(self._votes(X), len(self.classes_), self.weights_)
 
     @available_if(lambda self: self.voting == "soft")
+    def predict_log_proba(self, X):
+        """ln of :meth:`predict_proba` (−inf where a probability is 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The log class probabilities, in the order of ``classes_``.
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    @available_if(lambda self: self.voting == "soft")
     def predict_proba(self, X):
         """The weighted average of the members' class probabilities (B.35); soft voting only.
 
@@ -489,6 +506,22 @@ class BlendingClassifier(ClassifierMixin, BlendingBase):
         return self._fit_blend(X, y, sample_weight, X_val, y_val, sample_weight_val)
 
     fit.__doc__ = _BLEND_FIT_DOC
+
+    def predict_log_proba(self, X):
+        """ln of :meth:`predict_proba` (−inf where a probability is 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The log class probabilities, in the order of ``classes_``.
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
     def predict_proba(self, X):
         """Blended class probabilities: Σ_m w_m p_m(x), or the learned blend's.

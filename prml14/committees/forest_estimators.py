@@ -25,6 +25,7 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
@@ -371,8 +372,8 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
     ----------
     n_estimators : int, default=100
         M, the number of trees.
-    criterion : {"gini", "entropy", "misclassification"}, default="gini"
-        The impurity the trees grow by.
+    criterion : {"gini", "entropy", "log_loss", "misclassification"}, default="gini"
+        The impurity the trees grow by ("log_loss": scikit-learn's name for "entropy").
     max_depth : int or None, default=None
         The largest depth of a leaf (None: grow until the leaves are pure).
     min_samples_split : int >= 2, default=2
@@ -400,6 +401,10 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         not depend on it.
     random_state : int, RandomState or None, default=None
         Seeds the bootstrap samples and each tree's feature draws.
+    class_weight : dict, "balanced", "balanced_subsample" or None, default=None
+        Class weights multiplied into ``sample_weight`` as in scikit-learn: {label: weight},
+        "balanced" (N / (K N_k) from the whole training set) or "balanced_subsample" (the same
+        from each tree's bootstrap sample, draws counted).
 
     Attributes
     ----------
@@ -423,7 +428,8 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
 
     _parameter_constraints: dict = {
         **_ForestMixin._parameter_constraints,
-        "criterion": [StrOptions({"gini", "entropy", "misclassification"})],
+        "criterion": [StrOptions({"gini", "entropy", "log_loss", "misclassification"})],
+        "class_weight": [dict, StrOptions({"balanced", "balanced_subsample"}), None],
     }
     _tree_class = DecisionTreeClassifier
     _extra_tree_params = ("criterion",)
@@ -445,7 +451,9 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         oob_score=False,
         n_jobs=None,
         random_state=None,
+        class_weight=None,
     ):
+        self.class_weight = class_weight
         self.n_estimators = n_estimators
         self.criterion = criterion
         self.max_depth = max_depth
@@ -477,7 +485,20 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         RandomForestClassifier
             The fitted forest.
         """
+        if self.class_weight not in (None, "balanced_subsample"):
+            weight = compute_sample_weight(self.class_weight, np.ravel(y))
+            sample_weight = (
+                weight if sample_weight is None else weight * np.asarray(sample_weight, float)
+            )
         return BaggingClassifier.fit(self, X, y, sample_weight)
+
+    def _member_weight(self, sample_weight, y, indices):
+        """With ``class_weight="balanced_subsample"``, the balanced class weights of each
+        bootstrap sample (its own class counts, draws counted) times ``sample_weight``."""
+        if self.class_weight != "balanced_subsample":
+            return sample_weight
+        balanced = compute_sample_weight("balanced", y, indices=indices)
+        return balanced if sample_weight is None else balanced * sample_weight
 
     def _tree_proba(self, est, X):
         """One tree's class proportions, placed in the forest's K columns."""

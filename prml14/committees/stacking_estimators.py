@@ -292,6 +292,23 @@ class StackingClassifier(ClassifierMixin, _Stacking):
         return self.classes_[index]
 
     @available_if(_final_has("predict_proba"))
+    def predict_log_proba(self, X):
+        """ln of :meth:`predict_proba` (−inf where a probability is 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The log class probabilities, in the order of ``classes_``.
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    @available_if(_final_has("predict_proba"))
     def predict_proba(self, X):
         """The final estimator's class probabilities.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .criteria import _rounding_floor
 from .structure import TREE_LEAF, Tree
 
 __all__ = []
@@ -27,12 +28,17 @@ class _Recorder:
         self.leaf = None  # the leaf of every training sample, if the split finder records it
         self._leaf_sums = None  # (leaf ids, their sums) that replace the recorded ones
 
-    def add_nodes(self, sums, counts, depth):
+    def add_nodes(self, sums, counts, depth, rounding_counts=None):
         """Append nodes with the summed statistics ``sums`` (n_stats, m) and sample ``counts``.
 
-        Returns their ids, which of them may be split, their impurities and their weights.
+        ``rounding_counts``: the number of samples whose rounding the sums carry, if more than
+        ``counts`` (a child's sums taken as its parent's minus its sibling's carry the
+        parent's). Returns their ids, which of them may be split, their impurities and their
+        weights.
         """
         crit = self.criterion
+        if rounding_counts is None:
+            rounding_counts = counts
         ids = np.arange(self._n, self._n + counts.size)
         self._n += counts.size
         W = crit.node_weight(sums)
@@ -45,14 +51,16 @@ class _Recorder:
             & (counts >= self.min_samples_split)
             & (counts >= 2 * self.min_samples_leaf)
             & (W >= 2 * self.min_weight_leaf)
-            & crit.can_split(impurity)
+            & crit.can_split(impurity, sums, rounding_counts)
         )
         return ids, splittable, impurity, W
 
-    def add_children(self, parents, features, thresholds, sums_lr, counts_lr, depth):
+    def add_children(
+        self, parents, features, thresholds, sums_lr, counts_lr, depth, rounding_counts=None
+    ):
         """Record the cuts of ``parents`` and append their children (all left ids, then right)."""
         k = parents.size
-        ids, splittable, impurity, W = self.add_nodes(sums_lr, counts_lr, depth)
+        ids, splittable, impurity, W = self.add_nodes(sums_lr, counts_lr, depth, rounding_counts)
         self._splits.append((parents, ids[:k], ids[k:], features, thresholds))
         return ids, splittable, impurity, W
 
@@ -118,10 +126,14 @@ def _draw_features(seg_best, n_features_split, rng):
     return np.where(chosen, seg_best, -np.inf)
 
 
-def _decide(criterion, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease):
+def _decide(
+    criterion, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease, counts
+):
     """Which found cuts are made: the weighted impurity decrease
     (N_τ/N)(Q_τ − (N_L/N_τ) Q_L − (N_R/N_τ) Q_R) must reach ``min_impurity_decrease``
-    (scikit-learn's rule) and the criterion must accept the decrease."""
+    (scikit-learn's rule), the decrease of N_τ Q_τ must exceed the rounding floor of the
+    node's sums (``criterion.rounding_scale``; ``counts``: the samples of each node) and the
+    criterion must accept the decrease."""
     do_split = found.copy()
     f = np.flatnonzero(found)
     if f.size:
@@ -130,10 +142,44 @@ def _decide(criterion, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impuri
         w_l, w_r = criterion.node_weight(L), criterion.node_weight(R)
         W = seg_W[f]
         improvement = (W / W_root) * (seg_imp[f] - (w_r / W) * imp_r - (w_l / W) * imp_l)
-        do_split[f] = ~(improvement + _EPSILON < min_impurity_decrease) & criterion.accept_split(
-            improvement * W_root
+        decrease = improvement * W_root
+        floor = _rounding_floor(criterion.rounding_scale(L + R), counts[f])
+        do_split[f] = (
+            ~(improvement + _EPSILON < min_impurity_decrease)
+            & ((floor == 0) | (decrease > floor))
+            & criterion.accept_split(decrease)
         )
     return do_split
+
+
+def _near_best(top, node_cost, counts):
+    """The least split score that ties with the best one, ``top``, of each node.
+
+    Scores of cuts that are equal in exact arithmetic (common with ±1 targets, or with one row
+    and its copies) differ in their last bits depending on the order in which the sums were
+    added: a weight of 2 and two copies of a row add the same numbers in another order. Cuts
+    within the rounding floor 4 n ε (|best score| + |N_τ Q_τ|) of the best one count as ties,
+    which the finders break by a fixed rule: the lowest feature, then the lowest threshold.
+
+    Parameters
+    ----------
+    top : ndarray of shape (n_nodes,)
+        The best split score of each node (−inf: no valid cut).
+    node_cost : ndarray of shape (n_nodes,)
+        N_τ Q_τ of each node.
+    counts : ndarray of shape (n_nodes,)
+        The number of samples of each node.
+
+    Returns
+    -------
+    ndarray of shape (n_nodes,)
+        ``top`` minus the tolerance (+inf where ``top`` is −inf: no cut ties).
+    """
+    finite = np.isfinite(top)
+    safe = np.where(finite, top, 0.0)
+    return np.where(
+        finite, safe - _rounding_floor(np.abs(safe) + np.abs(node_cost), counts), np.inf
+    )
 
 
 def _midpoints(a, b):

@@ -15,6 +15,7 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -27,7 +28,51 @@ from .structure import TREE_LEAF
 
 __all__ = ["DecisionTreeRegressor", "DecisionTreeClassifier"]
 
-_CLASS_CRITERIA = {"gini": Gini, "entropy": Entropy, "misclassification": Misclassification}
+# "log_loss" is scikit-learn's name for the entropy criterion
+_CLASS_CRITERIA = {
+    "gini": Gini,
+    "entropy": Entropy,
+    "log_loss": Entropy,
+    "misclassification": Misclassification,
+}
+
+
+def _scaled_weights(w):
+    """``w`` divided by the power of two 2^k just below its largest entry, and 2^k.
+
+    The division is exact, so the tree grown is the one the weights themselves give; it keeps
+    the split scores of very small or very large weights (1e-300 in every row of a forest's
+    bootstrap) clear of underflow and overflow: a fit does not depend on the scale of the
+    weights. The node weights are multiplied back by 2^k after growing.
+    """
+    scale = 2.0 ** np.floor(np.log2(w.max()))
+    return w / scale, scale
+
+
+# the max_features options of every tree estimator (and of the ensembles that pass it on)
+MAX_FEATURES_OPTIONS = [
+    Interval(numbers.Integral, 1, None, closed="left"),
+    Interval(numbers.Real, 0.0, 1.0, closed="right"),
+    StrOptions({"sqrt", "log2"}),
+    None,
+]
+
+
+def _n_features_split(max_features, D):
+    """The number of features drawn at every node: ``max_features`` as an int, a fraction of
+    the D features, "sqrt", "log2" or None (all), as scikit-learn reads it."""
+    mf = max_features
+    if mf is None:
+        return D
+    if mf == "sqrt":
+        return max(1, int(np.sqrt(D)))
+    if mf == "log2":
+        return max(1, int(np.log2(D)))
+    if isinstance(mf, numbers.Integral):
+        if mf > D:
+            raise ValueError(f"max_features must be <= n_features = {D}, got {mf}")
+        return int(mf)
+    return max(1, int(mf * D))
 
 
 class _BaseTree(BaseEstimator):
@@ -37,12 +82,7 @@ class _BaseTree(BaseEstimator):
         "min_samples_leaf": [Interval(numbers.Integral, 1, None, closed="left")],
         "min_weight_fraction_leaf": [Interval(numbers.Real, 0.0, 0.5, closed="both")],
         "min_impurity_decrease": [Interval(numbers.Real, 0.0, None, closed="left")],
-        "max_features": [
-            Interval(numbers.Integral, 1, None, closed="left"),
-            Interval(numbers.Real, 0.0, 1.0, closed="right"),
-            StrOptions({"sqrt", "log2"}),
-            None,
-        ],
+        "max_features": MAX_FEATURES_OPTIONS,
         "ccp_lambda": [Interval(numbers.Real, 0.0, None, closed="left")],
         "random_state": ["random_state"],
         "splitter": [StrOptions({"exact", "histogram"})],
@@ -50,18 +90,7 @@ class _BaseTree(BaseEstimator):
     }
 
     def _n_features_split(self, D):
-        mf = self.max_features
-        if mf is None:
-            return D
-        if mf == "sqrt":
-            return max(1, int(np.sqrt(D)))
-        if mf == "log2":
-            return max(1, int(np.log2(D)))
-        if isinstance(mf, numbers.Integral):
-            if mf > D:
-                raise ValueError(f"max_features must be <= n_features = {D}, got {mf}")
-            return int(mf)
-        return max(1, int(mf * D))
+        return _n_features_split(self.max_features, D)
 
     def _check_X(self, X, reset):
         return validate_data(self, X, reset=reset, dtype=np.float64, ensure_all_finite=True)
@@ -83,7 +112,8 @@ class _BaseTree(BaseEstimator):
             check_input=False,  # fit validated X, y and sample_weight once
         )
 
-    def _finish_fit(self, tree):
+    def _finish_fit(self, tree, weight_scale):
+        tree.weighted_n_node_samples *= weight_scale
         self.full_tree_ = tree
         self.tree_ = (
             prune_to_lambda(tree, _estimator_costs(self, tree), self.ccp_lambda)
@@ -96,6 +126,37 @@ class _BaseTree(BaseEstimator):
         """Index (into ``tree_``) of the leaf that each sample reaches."""
         check_is_fitted(self)
         return self.tree_.apply(self._check_X(X, reset=False))
+
+    def decision_path(self, X):
+        """The nodes (of ``tree_``) each sample passes through, as scikit-learn's.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_samples, n_nodes)
+            Entry (n, τ) is 1 when sample n passes through node τ.
+        """
+        check_is_fitted(self)
+        return self.tree_.decision_path(self._check_X(X, reset=False))
+
+    @property
+    def feature_importances_(self):
+        """The impurity decreases N_τ Q_τ − N_L Q_L − N_R Q_R of the cuts on each feature,
+        normalised to sum to one (scikit-learn's definition; (B.32) for one tree).
+
+        Returns
+        -------
+        ndarray of shape (n_features,)
+            Non-negative, summing to one (zeros for a tree without a cut).
+        """
+        check_is_fitted(self)
+        out = self.tree_.feature_decreases(self.n_features_in_)
+        total = out.sum()
+        return out / total if total > 0 else out
 
     def get_depth(self):
         """Depth of the fitted tree (a single leaf has depth 0)."""
@@ -194,7 +255,11 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         Number of features drawn at random at every node (None: all; used by random forests),
         among the features that have a valid cut in the node.
     ccp_lambda : float >= 0, default=0.0
-        Complexity parameter λ of (14.31); 0 means no pruning.
+        Complexity parameter λ of (14.31); 0 means no pruning. Named apart from scikit-learn's
+        ``ccp_alpha`` on purpose: λ multiplies |T| in C(T) = Σ_τ N_τ Q_τ + λ|T| with N_τ Q_τ
+        summed over samples, α in scikit-learn's per-sample cost, so
+        ``ccp_lambda = N * ccp_alpha`` with N the total sample weight (the number of samples
+        for unit weights).
     random_state : int, RandomState or None, default=None
         Only used when ``max_features`` draws feature subsets.
     splitter : {"exact", "histogram"}, default="exact"
@@ -211,6 +276,14 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         The tree before pruning.
     n_features_in_ : int
         The number of input features.
+
+    Notes
+    -----
+    There is no ``max_leaf_nodes``: scikit-learn grows such trees best-first, one node at a
+    time in order of gain, whereas the engine grows every node of a level at once (vectorised
+    over the level); a best-first grower would be a second, per-node engine, and would slow
+    or complicate the level-wise path that every tree estimator shares. ``max_depth``,
+    ``min_samples_leaf`` and cost-complexity pruning (``ccp_lambda``) bound the size instead.
     """
 
     _parameter_constraints = {
@@ -269,11 +342,13 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
         check_magnitude(w, "sample_weight", 1e100)
         check_magnitude(y, "y", 1e100)
+        w, scale = _scaled_weights(w)
         if self.criterion == "absolute_error":
             if self.splitter != "exact":
                 raise ValueError("criterion='absolute_error' needs splitter='exact'")
             criterion = AbsoluteError()
-            return self._finish_fit(self._grow(X, criterion, criterion.statistics(y, w), w))
+            tree = self._grow(X, criterion, criterion.statistics(y, w), w)
+            return self._finish_fit(tree, scale)
         # grow on targets centred at their weighted mean: the same cuts (a shift of t changes
         # S_L²/N_L + S_R²/N_R by a constant per node) without losing the node variances to
         # cancellation in Σwt²/N_τ − y_τ² when the mean is large compared with the spread
@@ -282,7 +357,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         criterion = SquaredError()
         tree = self._grow(X, criterion, criterion.statistics(y, w), w)
         tree.value += offset
-        return self._finish_fit(tree)
+        return self._finish_fit(tree, scale)
 
     def predict(self, X):
         """The leaf value (14.29) of the region each sample falls in.
@@ -311,8 +386,9 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
 
     Parameters
     ----------
-    criterion : {"gini", "entropy", "misclassification"}, default="gini"
-        Impurity used to choose splits (entropy in nats).
+    criterion : {"gini", "entropy", "log_loss", "misclassification"}, default="gini"
+        Impurity used to choose splits (entropy in nats; "log_loss" is scikit-learn's name for
+        it).
     pruning_criterion : {"misclassification", "same"}, default="misclassification"
         Node cost N_τQ_τ used by cost-complexity pruning (14.31): the (weighted) number of
         misclassified training samples, or N_τ times the growth impurity (scikit-learn's choice).
@@ -336,6 +412,10 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         As in :class:`DecisionTreeRegressor`.
     max_bins : int in [2, 65535], default=255
         As in :class:`DecisionTreeRegressor`.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplied into ``sample_weight``: {label: weight}, or
+        "balanced" for N / (K N_k) with N_k the number of samples of class k (scikit-learn's
+        rule).
 
     Attributes
     ----------
@@ -348,8 +428,9 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
 
     _parameter_constraints = {
         **_BaseTree._parameter_constraints,
-        "criterion": [StrOptions({"gini", "entropy", "misclassification"})],
+        "criterion": [StrOptions({"gini", "entropy", "log_loss", "misclassification"})],
         "pruning_criterion": [StrOptions({"misclassification", "same"})],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
     }
 
     def __init__(
@@ -367,7 +448,9 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         random_state=None,
         splitter="exact",
         max_bins=255,
+        class_weight=None,
     ):
+        self.class_weight = class_weight
         self.criterion = criterion
         self.pruning_criterion = pruning_criterion
         self.max_depth = max_depth
@@ -404,10 +487,15 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         # also refuses negative weights and weights that are all zero
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
+        if self.class_weight is not None:
+            w = w * compute_sample_weight(self.class_weight, y)
+            if not w.sum() > 0:
+                raise ValueError("class_weight and sample_weight leave no sample with weight")
         check_magnitude(w, "sample_weight", 1e100)
+        w, scale = _scaled_weights(w)
         criterion = _CLASS_CRITERIA[self.criterion](self.classes_.size)
         tree = self._grow(X, criterion, criterion.statistics(y_enc, w), w)
-        return self._finish_fit(tree)
+        return self._finish_fit(tree, scale)
 
     def predict_proba(self, X):
         """Class proportions p_τk of the region each sample falls in.
@@ -425,6 +513,22 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         check_is_fitted(self)
         X = self._check_X(X, reset=False)
         return self.tree_.value[self.tree_.apply(X)]
+
+    def predict_log_proba(self, X):
+        """ln p_τk of the region each sample falls in (−inf for a class absent from the leaf).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            The log class probabilities, in the order of ``classes_``.
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
     def predict(self, X):
         """The majority class of the region each sample falls in.

@@ -82,6 +82,23 @@ class _Criterion:
             return sums.sum(axis=0)
         return sums[self.weight_channel]
 
+    def empty_rows(self, stats):
+        """The samples that add nothing to any node's sums (zero weight): the engine drops them
+        before growing, so that they neither place thresholds nor count toward
+        ``min_samples_leaf`` and ``min_samples_split`` (a weight of 0 is a removed row).
+
+        Parameters
+        ----------
+        stats : ndarray of shape (n_stats, n_samples)
+            The statistics of every sample.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            True for the samples whose statistics are all zero.
+        """
+        return ~np.any(stats, axis=0)
+
     def accept_split(self, decrease):
         """Whether cuts that lower Σ_τ N_τ Q_τ by ``decrease`` are made (CART: always).
 
@@ -97,13 +114,17 @@ class _Criterion:
         """
         return np.ones(np.shape(decrease), dtype=bool)
 
-    def can_split(self, impurity):
+    def can_split(self, impurity, sums, counts):
         """Whether nodes with this impurity per unit weight may be cut (CART: not if pure).
 
         Parameters
         ----------
         impurity : ndarray of shape (n_nodes,)
             Q_τ of each node.
+        sums : ndarray of shape (n_stats, n_nodes)
+            The statistics summed over each node.
+        counts : ndarray of int of shape (n_nodes,)
+            The number of samples of each node.
 
         Returns
         -------
@@ -111,6 +132,32 @@ class _Criterion:
             True for the nodes that may be cut.
         """
         return impurity > _EPSILON
+
+    def rounding_scale(self, sums):
+        """The magnitude that rounds the node cost N_τ Q_τ computed from the sums (0: exact).
+
+        A node of n samples whose sums are added one sample after another carries a relative
+        rounding error of at most n ε in each sum; a cut that lowers the cost by less than
+        ``4 n ε`` times this scale cannot be told from no change (see :func:`_rounding_floor`).
+
+        Parameters
+        ----------
+        sums : ndarray of shape (n_stats, n_nodes)
+            The statistics summed over each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,) or float
+            The scale of each node (class criteria: 0, their pure nodes are exactly pure).
+        """
+        return 0.0
+
+
+def _rounding_floor(scale, counts):
+    """4 n ε × scale: the rounding error of a cost computed from sums of n samples (a sum of n
+    terms added in sequence has a relative error of at most n ε; the cost is a difference of
+    two such sums, one of them a square)."""
+    return 4.0 * _EPSILON * counts * scale
 
 
 class SquaredError(_Criterion):
@@ -174,6 +221,46 @@ class SquaredError(_Criterion):
             Q_τ of each node.
         """
         return _sum_of_squares_from_sums(*sums) / sums[0]
+
+    def rounding_scale(self, sums):
+        """Σ w t²: the cost Σwt² − (Σwt)²/N_τ is a difference of two numbers of this size.
+
+        Parameters
+        ----------
+        sums : ndarray of shape (3, n_nodes)
+            The statistics summed over each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,)
+            Σ w t² of each node.
+        """
+        return sums[2]
+
+    def can_split(self, impurity, sums, counts):
+        """A node may be cut unless its targets are constant: a relative test, at any scale.
+
+        The variance of a constant node computed from the sums, Σwt²/N_τ − y_τ², is a
+        rounding error of the size of y_τ² (2.96e-16 for three targets 1.2), never exactly 0;
+        an absolute threshold (scikit-learn's ε) misses it for large targets and calls a
+        genuinely varying node pure for tiny ones. The node is taken as constant when its
+        cost N_τ Q_τ is within the rounding floor 4 n ε Σwt² of zero.
+
+        Parameters
+        ----------
+        impurity : ndarray of shape (n_nodes,)
+            Q_τ of each node.
+        sums : ndarray of shape (3, n_nodes)
+            The statistics summed over each node.
+        counts : ndarray of int of shape (n_nodes,)
+            The number of samples of each node.
+
+        Returns
+        -------
+        ndarray of bool
+            True for the nodes that may be cut.
+        """
+        return impurity * sums[0] > _rounding_floor(sums[2], counts)
 
     def split_score(self, left, right, n_left, n_right):
         """S_L²/N_L + S_R²/N_R for every candidate cut (may overwrite ``left`` and ``right``).
@@ -484,13 +571,37 @@ class SecondOrder(_Criterion):
         """
         return decrease - self.gamma > _MIN_GAIN
 
-    def can_split(self, impurity):
+    def rounding_scale(self, sums):
+        """G²/(H + λ), the size of the numbers whose difference is the gain.
+
+        A node whose gradients are proportional to its Hessians (a constant residual) gains
+        only rounding, however large the residual.
+
+        Parameters
+        ----------
+        sums : ndarray of shape (2, n_nodes)
+            (G, H) of each node.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes,)
+            G²/(H + λ) of each node.
+        """
+        G, H = sums
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.nan_to_num(G * G / (H + self.reg_lambda), nan=0.0, posinf=0.0)
+
+    def can_split(self, impurity, sums, counts):
         """Every node may be cut; :meth:`accept_split` decides.
 
         Parameters
         ----------
         impurity : ndarray of shape (n_nodes,)
             Q_τ of each node.
+        sums : ndarray of shape (2, n_nodes)
+            (G, H) of each node (unused).
+        counts : ndarray of int of shape (n_nodes,)
+            The number of samples of each node (unused).
 
         Returns
         -------
@@ -530,6 +641,21 @@ class AbsoluteError(_Criterion):
             One row of statistics per sample.
         """
         return np.column_stack([sample_weight, t])
+
+    def empty_rows(self, stats):
+        """The samples of zero weight (their target adds nothing to a weighted median).
+
+        Parameters
+        ----------
+        stats : ndarray of shape (2, n_samples)
+            The weights and targets of all samples.
+
+        Returns
+        -------
+        ndarray of bool of shape (n_samples,)
+            True for the samples of zero weight.
+        """
+        return stats[0] == 0
 
     def segment_sums(self, stats, samples, starts):
         """(N_τ, ỹ_τ, Σ w abs(t − ỹ_τ)) of consecutive segments of ``samples``.
@@ -597,3 +723,25 @@ class AbsoluteError(_Criterion):
             Q_τ of each node.
         """
         return sums[2] / sums[0]
+
+    def can_split(self, impurity, sums, counts):
+        """A node may be cut unless its targets are constant, at any scale of t.
+
+        The absolute deviations of a constant node are each exactly 0, so their sum is exactly
+        0: no threshold is needed.
+
+        Parameters
+        ----------
+        impurity : ndarray of shape (n_nodes,)
+            Q_τ of each node.
+        sums : ndarray of shape (3, n_nodes)
+            (N_τ, ỹ_τ, Σ w abs(t − ỹ_τ)) of each node (unused).
+        counts : ndarray of int of shape (n_nodes,)
+            The number of samples of each node (unused).
+
+        Returns
+        -------
+        ndarray of bool
+            True for the nodes that may be cut.
+        """
+        return impurity > 0

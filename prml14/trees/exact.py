@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_array
-from ._nodes import _decide, _draw_features, _midpoints
+from ._nodes import _decide, _draw_features, _midpoints, _near_best
 
 __all__ = ["SortedFeatures", "sort_features"]
 
@@ -125,6 +125,9 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
     n_score = len(score_ch)
     scan = score_ch if (wc is None or unit_weight is not None) else score_ch + [wc]
     chan = stats[scan]
+    # integer statistics (class counts of unit or integer weights) are summed exactly: their
+    # running sums carry no rounding residue from one node to the next
+    exact_sums = np.array_equal(chan, np.rint(chan)) and np.abs(chan).sum() < 2.0**53
     # rows of zero weight still sit between thresholds, but a child made only of them has no
     # value (0/0): with such rows, count the positive-weight rows on each side, exactly
     w_all = crit.node_weight(stats)
@@ -144,8 +147,15 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         # running sums restarted at every segment start
         G = np.take(chan, order, axis=1)  # (C, D, n)
         seg_tot = np.add.reduceat(G, seg_start, axis=2)  # (C, D, S)
+        first = None if exact_sums else G[:, :, seg_start]  # (C, D, S): segments' first terms
         G[:, :, seg_start[1:]] -= seg_tot[:, :, :-1]
         left = np.cumsum(G, axis=2, out=G)
+        if first is not None and S > 1:
+            # the restart leaves at each segment start a rounding residue of all the segments
+            # before it (ε × the level's running sums), different in every feature's order:
+            # remove it, so that a node's sums carry only their own rounding and equal cuts
+            # score equally up to that (see _near_best)
+            left -= (left[:, :, seg_start] - first)[:, :, seg_id]
         tot = seg_tot[:, 0, :]  # (C, S): the same sample set in every feature's order
         right = tot[:, None, seg_id] - left
         if unit_weight is not None:
@@ -176,10 +186,11 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         np.copyto(proxy, -np.inf, where=invalid)
         seg_best = np.maximum.reduceat(proxy, seg_start, axis=1)  # (D, S)
         seg_best = _draw_features(seg_best, n_features_split, rng)
-        best_f = np.argmax(seg_best, axis=0)  # ties: the lowest feature index
-        best_val = seg_best[best_f, np.arange(S)]
+        # ties (scores within rounding of the best): the lowest feature, then the lowest cut
+        tie = _near_best(seg_best.max(axis=0), seg_imp * seg_W, seg_len)
+        best_f = np.argmax(seg_best >= tie, axis=0)
         row = best_f[seg_id]
-        hit = (proxy[row, pos] == best_val[seg_id]) & np.isfinite(best_val[seg_id])
+        hit = proxy[row, pos] >= tie[seg_id]
         best_pos = np.minimum.reduceat(np.where(hit, pos, n), seg_start)  # first best position
         found = best_pos < n
         # children statistics, summed locally in the chosen feature's order
@@ -194,7 +205,7 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         cntL = bp - seg_start + 1
         cntR = seg_len - cntL
         do_split = _decide(
-            crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease
+            crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease, seg_len
         )
         if not np.any(do_split):
             break

@@ -162,7 +162,6 @@ def grow_tree(
         X = check_array(X, dtype=np.float64, input_name="X")
     if isinstance(X, np.ndarray):
         N, D = X.shape
-        binned = bin_features(X, max_bins) if splitter == "histogram" else None
     if check_input:
         stats = _check_statistics(statistics, criterion, N)
     else:
@@ -176,6 +175,22 @@ def grow_tree(
     if max_features is None:
         max_features = D
     check_scalar(max_features, "max_features", numbers.Integral, min_val=1, max_val=D)
+
+    # rows of zero weight are removed rows: they neither place thresholds nor count as samples
+    full_X = None
+    empty = criterion.empty_rows(stats)
+    if empty.any():
+        rows = np.flatnonzero(~empty)
+        full_X = X
+        if isinstance(X, BinnedFeatures):
+            binned = BinnedFeatures(X.codes[rows], X.edges)
+        elif isinstance(X, SortedFeatures):
+            X = X.take(rows)
+        else:
+            X = X[rows]
+        stats = np.ascontiguousarray(stats[:, rows])
+    if isinstance(X, np.ndarray):  # binned after the drop: the edges of the rows that count
+        binned = bin_features(X, max_bins) if splitter == "histogram" else None
 
     recorder = _Recorder(
         criterion, max_depth, min_samples_split, min_samples_leaf, min_weight_leaf
@@ -197,7 +212,12 @@ def grow_tree(
     if not return_leaves:
         return tree
     leaves = recorder.leaf
-    if leaves is None:  # the exact finder: apply the tree to the (unsorted) features
+    if full_X is not None:  # the leaves of all rows, the dropped ones included
+        leaves, X = None, full_X
+    if isinstance(X, BinnedFeatures):
+        if leaves is None:
+            leaves = X.apply(tree)
+    elif leaves is None:  # the exact finder: apply the tree to the (unsorted) features
         if isinstance(X, SortedFeatures):
             X = X.unsorted()
         leaves = tree.apply(X)

@@ -33,7 +33,7 @@ from functools import cached_property
 import numpy as np
 
 from .._validation import check_array
-from ._nodes import _decide, _draw_features, _midpoints
+from ._nodes import _decide, _draw_features, _midpoints, _near_best
 
 __all__ = ["BinnedFeatures", "bin_features"]
 
@@ -270,9 +270,10 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         return
     n_chan = len(scan_ch) + 1 + (positive is not None)
 
-    def scan(h):
-        """Best bin (first of the ties), its score, and the channels' sums left of it and in
-        the node, for every node and feature of ``h``."""
+    def scan(h, node_cost):
+        """Best bin (the first of the ties, :func:`_near_best`), its score, and the channels'
+        sums left of it and in the node, for every node and feature of ``h`` (``node_cost``:
+        N_τ Q_τ of its nodes)."""
         left = np.cumsum(h, axis=3)
         right = left[:, :, :1, -1:] - left  # the node's total minus the left sums
         cnt_l, cnt_r = left[cnt_ch], right[cnt_ch]
@@ -291,8 +292,13 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         if mwl > 0:
             invalid |= (WL < mwl) | (WR < mwl)
         np.copyto(score, -np.inf, where=invalid)
-        bb = np.argmax(score, axis=2)  # (S, D)
-        best = np.take_along_axis(score, bb[:, :, None], axis=2)[:, :, 0].T
+        best = score.max(axis=2)  # (S, D)
+        S_, D_ = best.shape
+        tie = _near_best(  # per node and feature: the features are drawn afterwards
+            best.ravel(), np.repeat(node_cost, D_), np.repeat(left[cnt_ch, :, 0, -1], D_)
+        ).reshape(S_, D_)
+        bb = np.argmax(score >= tie[:, :, None], axis=2)  # (S, D)
+        best = best.T
         sums = np.take_along_axis(left, bb[None, :, :, None], axis=3)[..., 0]  # (C, S, D)
         return bb, best, sums, left[:, :, 0, -1]
 
@@ -317,11 +323,13 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
                 sel = (local >= lo) & (local < hi)
                 h = _histograms(binned, chan, rows[sel], local[sel] - lo, hi - lo, positive)
             best_bin[lo:hi], seg_best[:, lo:hi], left_sums[:, lo:hi], node_sums[:, lo:hi] = scan(
-                h.reshape(n_chan, hi - lo, D, B)
+                h.reshape(n_chan, hi - lo, D, B), (seg_imp * seg_W)[lo:hi]
             )
         seg_best = _draw_features(seg_best, n_feat, rng)  # (D, S)
-        best_f = np.argmax(seg_best, axis=0)  # ties: the lowest feature index
-        found = np.isfinite(seg_best[best_f, np.arange(S)])
+        top = seg_best.max(axis=0)
+        found = np.isfinite(top)
+        # ties: the lowest feature index
+        best_f = np.argmax(seg_best >= _near_best(top, seg_imp * seg_W, node_sums[cnt_ch]), axis=0)
         best_b = best_bin[np.arange(S), best_f]
         # the children's sums: from the chosen feature's histogram for the scanned channels
         # (and the counts), from the rows for the others
@@ -350,7 +358,15 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             np.add.at(LR, child, stats[c] if rows is None else np.take(stats[c], rows))
             L_sums[c], R_sums[c] = LR[0::2], LR[1::2]
         do_split = _decide(
-            crit, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease
+            crit,
+            L_sums,
+            R_sums,
+            seg_imp,
+            seg_W,
+            W_root,
+            found,
+            min_impurity_decrease,
+            cntL + cntR,
         )
         if not np.any(do_split):
             _set_leaves(leaf, rows, seg_node[local])
@@ -364,6 +380,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             np.concatenate([L_sums[:, sp], R_sums[:, sp]], axis=1),
             np.concatenate([cntL[sp], cntR[sp]]),
             depth + 1,
+            np.tile(cntL[sp] + cntR[sp], 2),  # (the sums of a child carry its parent's rounding)
         )
         # the node id every row is in after this level (a row of an uncut node stays there)
         node_of = np.repeat(seg_node, 2)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 __all__ = ["TREE_LEAF", "Tree"]
 
@@ -104,6 +105,57 @@ class Tree:
             node[active] = nxt
             active = active[self.children_left[nxt] != TREE_LEAF]
         return node
+
+    def decision_path(self, X):
+        """The nodes each row of X passes through, as scikit-learn's ``decision_path``.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            Inputs.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (n_samples, node_count)
+            Entry (n, τ) is 1 when row n passes through node τ (its leaf and every ancestor).
+        """
+        node = self.apply(X)
+        parent = self.parent
+        rows, cols = [], []
+        row = np.arange(node.size)
+        while row.size:  # one step up per level: every row at once
+            rows.append(row)
+            cols.append(node)
+            node = parent[node]
+            up = node >= 0
+            row, node = row[up], node[up]
+        rows, cols = np.concatenate(rows), np.concatenate(cols)
+        return csr_matrix(
+            (np.ones(rows.size, dtype=np.intp), (rows, cols)),
+            shape=(len(X), self.node_count),
+        )
+
+    def feature_decreases(self, n_features):
+        """Σ over the cuts on feature j of N_τ Q_τ − N_L Q_L − N_R Q_R.
+
+        The importances (B.32) before normalisation.
+
+        Parameters
+        ----------
+        n_features : int
+            D.
+
+        Returns
+        -------
+        ndarray of shape (n_features,)
+            The decrease of Σ_τ N_τ Q_τ credited to each feature.
+        """
+        inner = np.flatnonzero(~self.is_leaf)
+        cost = self.weighted_n_node_samples * self.impurity
+        decrease = cost[inner] - cost[self.children_left[inner]] - cost[self.children_right[inner]]
+        return np.bincount(self.feature[inner], weights=decrease, minlength=n_features).astype(
+            float
+        )
 
     def subtree(self, keep_as_leaf):
         """The pruned tree in which the nodes flagged in ``keep_as_leaf`` become leaves.
