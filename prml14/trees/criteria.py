@@ -17,8 +17,10 @@ criterion                    statistics of sample n      node impurity N_τ Q_τ
 :class:`AbsoluteError`       (w, t)                      Σ w abs(t − ỹ_τ), ỹ_τ the weighted median
 ===========================  ==========================  ========================================
 
-:class:`AbsoluteError` (``sample_based = True``) is not a sum criterion: the exact finder asks it
-for node "sums" and cut scores computed from the samples (:mod:`prml14.trees.absolute`).
+:class:`AbsoluteError` is the one criterion whose node quantities are not sums of per-sample
+statistics: it sets ``sample_based = True``, and the exact finder then asks it for the node
+"sums" (W, ỹ_τ, Σ w |t − ỹ_τ|) of segments of samples (``segment_sums``) and for the costs of all
+cuts (``segment_split_scores``, :mod:`prml14.trees.absolute`) instead of cumulative sums.
 
 The squared error is the special case g = −w t, h = w, λ = γ = 0 of the second-order
 criterion: −½ G²/H = −½ (Σ w t)²/Σ w differs from ½ × (14.30) by ½ Σ w t², a constant of the
@@ -632,8 +634,10 @@ class AbsoluteError(_Criterion):
 
         Parameters
         ----------
-        t, sample_weight : ndarray of shape (n_samples,)
-            Targets and non-negative weights.
+        t : ndarray of shape (n_samples,)
+            Targets.
+        sample_weight : ndarray of shape (n_samples,)
+            Non-negative weights.
 
         Returns
         -------
@@ -664,8 +668,10 @@ class AbsoluteError(_Criterion):
         ----------
         stats : ndarray of shape (2, n_samples)
             The weights and targets of all samples.
-        samples, starts : ndarray of int
-            Sample indices, segment after segment, and where each segment starts.
+        samples : ndarray of int
+            Sample indices, segment after segment.
+        starts : ndarray of int
+            The first position of every segment in ``samples``.
 
         Returns
         -------
@@ -683,8 +689,10 @@ class AbsoluteError(_Criterion):
             The weights and targets of all samples.
         order : ndarray of int of shape (n_features, n)
             Every feature's order of the working samples, node segment after node segment.
-        seg_start, seg_len, seg_id : ndarray of int
-            Where each node's segment starts, its length, and the segment of every position.
+        seg_start, seg_len : ndarray of int of shape (n_segments,)
+            Where each node's segment starts and its length.
+        seg_id : ndarray of int of shape (n,)
+            The segment of every position.
 
         Returns
         -------
