@@ -115,6 +115,32 @@ def test_multiclass_update_reduces_to_the_two_class_step_and_sums_to_zero():
     np.testing.assert_allclose(step, 0.75 * (f - f.mean(axis=1, keepdims=True)))
 
 
+@pytest.mark.equation("B.13")
+@pytest.mark.parametrize("K", [3, 4, 5])
+def test_multiclass_factor_makes_the_diagonal_step_the_exact_newton_step(K):
+    # at p_k = 1/K the negative Hessian diag(p) − ppᵀ acts as 1/K on the subspace ΣF = 0;
+    # its pseudo-inverse gives the exact Newton step of a leaf, an oracle independent of the
+    # (K − 1)/K of (B.13), which a factor of 1 or ½ would miss for K > 2
+    labels = np.random.default_rng(K).integers(0, K, 30)
+    T, P = np.eye(K)[labels], np.full((30, K), 1.0 / K)
+    H = 30 * (np.diag(P[0]) - np.outer(P[0], P[0]))
+    exact = np.linalg.pinv(H) @ (T - P).sum(axis=0)
+    diagonal = np.array(
+        [
+            2
+            * logitboost_newton_step(
+                logitboost_working_response(T[:, k], P[:, k], z_max=np.inf),
+                logitboost_weights(P[:, k]),
+            )
+            for k in range(K)
+        ]
+    )
+    np.testing.assert_allclose(
+        multiclass_logitboost_step(diagonal[None, :])[0], exact, rtol=0, atol=1e-12
+    )
+    assert not np.allclose(0.5 * (diagonal - diagonal.mean()), exact)
+
+
 @pytest.mark.equation("B.11", "B.13")
 def test_first_multiclass_round_by_hand():
     X, y = make_classification(200, n_features=6, n_informative=4, n_classes=3, random_state=6)
