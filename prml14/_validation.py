@@ -324,12 +324,13 @@ def check_number(value, name, *, low=None, high=None, closed="both", integer=Fal
         expected = "an integer" if integer else "a real number"
         raise TypeError(f"{name} must be {expected}, got {value!r}")
     if np.isnan(value) or (finite and np.isinf(value)):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        expected = "a finite number" if finite else "a number, not NaN"
+        raise ValueError(f"{name} must be {expected}, got {value!r}")
     low_ok = low is None or (value >= low if closed in ("both", "left") else value > low)
     high_ok = high is None or (value <= high if closed in ("both", "right") else value < high)
     if not (low_ok and high_ok):
-        left = "[" if closed in ("both", "left") else "("
-        right = "]" if closed in ("both", "right") else ")"
+        left = "[" if closed in ("both", "left") and low is not None else "("
+        right = "]" if closed in ("both", "right") and high is not None else ")"
         low, high = "-inf" if low is None else low, "inf" if high is None else high
         raise ValueError(f"{name} must lie in {left}{low}, {high}{right}, got {value!r}")
     return int(value) if integer else float(value)
