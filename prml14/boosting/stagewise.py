@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._equations import implements
-from .._validation import Axes, as_float, check_magnitude, check_number
+from .._validation import Axes, as_float, check_magnitude, check_number, check_tree
 from ..trees.pruning import pruning_costs
 from .gradient_boosting import _check_loss_call, _line_search
 
@@ -251,6 +251,7 @@ def prune_by_gain(tree, gamma):
     TypeError
         If γ is not a real number.
     """
+    tree = check_tree(tree)
     gamma = check_number(gamma, "gamma", low=0.0)
     if gamma <= 0 or tree.node_count == 1:
         return tree

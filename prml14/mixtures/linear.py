@@ -237,10 +237,10 @@ def responsibilities_linear(
         Only if ``return_log_likelihood``.
     """
     gamma, log_p = normalise_log(_log_joint(Phi, t, pi, W, beta, check_input))
+    if check_input:  # checked even when unused, so that bad weights never pass silently
+        sample_weight = check_weights(sample_weight, len(log_p))
     if not return_log_likelihood:
         return gamma
-    if check_input:
-        sample_weight = check_weights(sample_weight, len(log_p))
     return gamma, weighted_sum(log_p, sample_weight)
 
 

@@ -32,8 +32,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from .._equations import implements
-from .._validation import as_float, check_array, check_number, check_random_state
-from .structure import Tree
+from .._validation import as_float, check_array, check_number, check_random_state, check_tree
 
 __all__ = [
     "pruning_costs",
@@ -48,19 +47,6 @@ __all__ = [
 def _check_lambda(lam):
     """λ of (14.31): a finite real number >= 0 (TypeError for a string)."""
     return check_number(lam, "lam", low=0.0)
-
-
-def _check_tree(tree):
-    """A fitted :class:`~prml14.trees.Tree`; a fitted estimator is refused with a pointer to its
-    ``tree_``."""
-    if isinstance(tree, Tree):
-        return tree
-    if isinstance(getattr(tree, "tree_", None), Tree):
-        raise TypeError(
-            f"tree must be a prml14.trees.Tree, got the estimator {type(tree).__name__}: pass "
-            "its fitted tree, estimator.tree_"
-        )
-    raise TypeError(f"tree must be a prml14.trees.Tree, got {type(tree).__name__}")
 
 
 @implements("14.31")
@@ -122,7 +108,7 @@ def pruning_costs(tree, cost="impurity"):
     ValueError
         If ``cost`` is not one of the options.
     """
-    tree = _check_tree(tree)
+    tree = check_tree(tree)
     if cost == "impurity":
         return tree.weighted_n_node_samples * tree.impurity
     if cost == "misclassification":
@@ -200,7 +186,7 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
         If ``node_costs`` is not a finite array of shape (n_nodes,), or ``max_lambda`` is NaN or
         negative.
     """
-    tree = _check_tree(tree)
+    tree = check_tree(tree)
     check_number(max_lambda, "max_lambda", low=0.0, finite=False)
     node_costs = as_float(node_costs, "node_costs")
     if node_costs.shape != (tree.node_count,):
