@@ -251,8 +251,8 @@ def prune_by_gain(tree, gamma):
     TypeError
         If γ is not a real number.
     """
-    tree = check_tree(tree)
     gamma = check_number(gamma, "gamma", low=0.0)
+    tree = check_tree(tree)
     if gamma <= 0 or tree.node_count == 1:
         return tree
     cost = pruning_costs(tree)  # −½ G²/(H + λ) of every node
