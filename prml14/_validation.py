@@ -25,6 +25,9 @@ __all__ = [
     "check_sample_weight",
     "check_number",
     "check_random_state",
+    "check_tree",
+    "check_leaf",
+    "check_n_jobs",
     "Axes",
 ]
 
@@ -278,9 +281,14 @@ def check_sample_weight(sample_weight, X, *, max_magnitude=1e100, **kwargs):
     """
     from sklearn.utils.validation import _check_sample_weight
 
-    sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True, **kwargs)
+    try:
+        sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True, **kwargs)
+    except (ValueError, TypeError) as error:  # scikit-learn's messages say "Sample weights"
+        raise _named(error, "sample_weight") from error
     if sample_weight.size and not np.any(sample_weight > 0):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
+        raise ValueError(
+            "sample_weight: Sample weights must contain at least one non-zero number."
+        )
     if max_magnitude is not None:
         check_magnitude(sample_weight, "sample_weight", max_magnitude)
     return sample_weight
@@ -324,12 +332,13 @@ def check_number(value, name, *, low=None, high=None, closed="both", integer=Fal
         expected = "an integer" if integer else "a real number"
         raise TypeError(f"{name} must be {expected}, got {value!r}")
     if np.isnan(value) or (finite and np.isinf(value)):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        expected = "a finite number" if finite else "a number, not NaN"
+        raise ValueError(f"{name} must be {expected}, got {value!r}")
     low_ok = low is None or (value >= low if closed in ("both", "left") else value > low)
     high_ok = high is None or (value <= high if closed in ("both", "right") else value < high)
     if not (low_ok and high_ok):
-        left = "[" if closed in ("both", "left") else "("
-        right = "]" if closed in ("both", "right") else ")"
+        left = "[" if closed in ("both", "left") and low is not None else "("
+        right = "]" if closed in ("both", "right") and high is not None else ")"
         low, high = "-inf" if low is None else low, "inf" if high is None else high
         raise ValueError(f"{name} must lie in {left}{low}, {high}{right}, got {value!r}")
     return int(value) if integer else float(value)
@@ -359,6 +368,94 @@ def check_random_state(seed, name="random_state"):
         return _sklearn_check_random_state(seed)
     except (ValueError, TypeError) as error:
         raise type(error)(f"{name}: {error}") from error
+
+
+def check_tree(tree, name="tree"):
+    """A fitted tree (:class:`prml14.trees.Tree`, recognised by its arrays), not an estimator.
+
+    Parameters
+    ----------
+    tree : object
+    name : str, default="tree"
+        The argument's name, for the error messages.
+
+    Returns
+    -------
+    prml14.trees.Tree
+
+    Raises
+    ------
+    TypeError
+        Naming ``name``, if ``tree`` is not a tree; for a fitted estimator, pointing to its
+        ``tree_``.
+    """
+    if all(hasattr(tree, a) for a in ("node_count", "value")):
+        return tree
+    if hasattr(tree, "tree_"):
+        raise TypeError(
+            f"{name} must be a prml14.trees.Tree, got the estimator {type(tree).__name__}: pass "
+            "its fitted tree, estimator.tree_"
+        )
+    raise TypeError(f"{name} must be a prml14.trees.Tree, got {type(tree).__name__}")
+
+
+def check_leaf(leaf, n_samples, n_leaves=None):
+    """Leaf ids: non-negative integers, one per sample, below ``n_leaves`` if it is given.
+
+    Parameters
+    ----------
+    leaf : array-like of int of shape (n_samples,)
+    n_samples : int
+        The required length.
+    n_leaves : int, default=None
+        The number of leaf ids (``leaf.max() + 1`` if None).
+
+    Returns
+    -------
+    leaf : ndarray of int of shape (n_samples,)
+    n_leaves : int
+
+    Raises
+    ------
+    ValueError or TypeError
+        Naming ``leaf`` or ``n_leaves``, if a condition fails.
+    """
+    leaf = np.asarray(leaf)
+    if leaf.dtype.kind not in "iu" or leaf.shape != (n_samples,) or leaf.size == 0:
+        raise ValueError(
+            f"leaf must be a non-empty array of integer leaf ids of shape (n_samples,) = "
+            f"({n_samples},), got dtype {leaf.dtype} and shape {leaf.shape}"
+        )
+    if leaf.min() < 0:
+        raise ValueError("leaf must hold non-negative leaf ids")
+    if n_leaves is None:
+        return leaf, int(leaf.max()) + 1
+    n_leaves = check_number(n_leaves, "n_leaves", low=int(leaf.max()) + 1, integer=True)
+    return leaf, n_leaves
+
+
+def check_n_jobs(n_jobs):
+    """joblib's ``n_jobs``: None or a non-zero integer (-1: every core).
+
+    Parameters
+    ----------
+    n_jobs : int or None
+
+    Returns
+    -------
+    int or None
+
+    Raises
+    ------
+    TypeError or ValueError
+        Naming ``n_jobs``, if it is not None or a non-zero integer.
+    """
+    if n_jobs is None:
+        return None
+    n_jobs = check_number(n_jobs, "n_jobs", integer=True)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be None or a non-zero integer (-1: every core), got 0")
+    return n_jobs
 
 
 class Axes:

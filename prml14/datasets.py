@@ -8,6 +8,9 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, validate_params
 
+from ._numerics import expit
+from ._validation import as_float
+
 __all__ = [
     "make_gated_regression",
     "make_mixture_of_linear_regressions",
@@ -22,6 +25,23 @@ __all__ = [
 _N_SAMPLES = [Interval(Integral, 1, None, closed="left")]
 _NOISE = [Interval(Real, 0, None, closed="left")]
 _RANDOM_STATE = ["random_state"]
+
+
+def _check_components(weights, coef, n_coef):
+    """Mixing weights (normalised) and one row of ``n_coef`` finite coefficients per weight."""
+    weights = as_float(weights, "weights", non_negative=True)
+    if weights.ndim != 1 or weights.size == 0 or not weights.sum() > 0:
+        raise ValueError(
+            "weights must be a non-empty 1-D sequence of non-negative numbers with a positive "
+            f"sum, got {weights.tolist()}"
+        )
+    coef = as_float(coef, "coef")
+    if coef.shape != (weights.size, n_coef):
+        raise ValueError(
+            f"coef must have shape (len(weights), {n_coef}) = ({weights.size}, {n_coef}): one "
+            f"row per component, got shape {coef.shape}"
+        )
+    return weights / weights.sum(), coef
 
 
 @validate_params(
@@ -102,12 +122,17 @@ def make_mixture_of_linear_regressions(
         The targets.
     z : ndarray of shape (n_samples,)
         The component that generated each point.
+
+    Raises
+    ------
+    ValueError
+        If ``weights`` is empty, negative, not finite or sums to zero, or ``coef`` is not a
+        finite array with one row of two (intercept, slope) per weight.
     """
+    weights, coef = _check_components(weights, coef, 2)
     rng = check_random_state(random_state)
-    weights = np.asarray(weights, dtype=float)
-    coef = np.asarray(coef, dtype=float)
     x = rng.uniform(-1.0, 1.0, n_samples)
-    z = rng.choice(len(weights), size=n_samples, p=weights / weights.sum())
+    z = rng.choice(len(weights), size=n_samples, p=weights)
     t = coef[z, 0] + coef[z, 1] * x + rng.standard_normal(n_samples) / np.sqrt(precision)
     return x[:, None], t, z
 
@@ -148,14 +173,19 @@ def make_mixture_of_logistic_regressions(
         Labels in {0, 1}.
     z : ndarray of shape (n_samples,)
         The component that generated each point.
+
+    Raises
+    ------
+    ValueError
+        If ``weights`` is empty, negative, not finite or sums to zero, or ``coef`` is not a
+        finite array with one row of three (bias, w1, w2) per weight.
     """
+    weights, coef = _check_components(weights, coef, 3)
     rng = check_random_state(random_state)
-    weights = np.asarray(weights, dtype=float)
-    coef = np.asarray(coef, dtype=float)
     X = rng.uniform(-2.0, 2.0, size=(n_samples, 2))
-    z = rng.choice(len(weights), size=n_samples, p=weights / weights.sum())
+    z = rng.choice(len(weights), size=n_samples, p=weights)
     a = coef[z, 0] + np.einsum("nd,nd->n", X, coef[z, 1:])
-    t = (rng.uniform(size=n_samples) < 1.0 / (1.0 + np.exp(-a))).astype(int)
+    t = (rng.uniform(size=n_samples) < expit(a)).astype(int)
     return X, t, z
 
 

@@ -1,4 +1,7 @@
-"""Discovery and argument generation for the fuzz suite (tests/test_fuzz.py).
+"""Discovery and argument generation for the fuzz suite (tests/test_fuzz.py): every public
+function and estimator, and a valid value and a kind for every argument of every function
+(:func:`function_arguments`; optional arguments whose default is None get one from their
+documented type or from :data:`OPTIONAL`).
 
 Everything public is found by walking the package: the estimators are the public classes with a
 ``fit`` method, the core functions every function in a public module's ``__all__``. A valid call
@@ -34,6 +37,10 @@ __all__ = [
     "make_estimator",
     "valid_arguments",
     "param_specs",
+    "OPTIONAL",
+    "argument_kind",
+    "function_arguments",
+    "options",
 ]
 
 # Public names that are not functions of data (decorators, registry look-ups): why each is
@@ -617,3 +624,103 @@ EXPLICIT.update(
         },
     }
 )
+
+
+# --- every argument: a valid value and the kind of argument it is -----------------------------
+#
+# The fuzz suite perturbs one argument of a call at a time. Every parameter of every public
+# function's signature, optional ones included, needs a valid value to start from (its default,
+# the rules above, or OPTIONAL below for an optional argument whose default is None) and a kind,
+# which decides the hostile values it gets (tests/test_fuzz.py, STRATEGIES). An argument with no
+# valid value or no kind has no strategy: test_every_argument_has_a_fuzz_strategy fails.
+
+# Optional arguments whose default is None and whose documented type the rules cannot build.
+OPTIONAL = {
+    ("weighted_softmax_irls", "W_init"): lambda ctx: ctx.rng.normal(
+        size=(ctx.n_features + 1, ctx.n_components)
+    ),
+    ("permutation_importance", "scoring"): lambda ctx: "r2",
+    # one weight per row of their X, which has max(n_samples, 2) rows
+    ("permutation_importance", "sample_weight"): lambda ctx: np.ones(max(ctx.n_samples, 2)),
+    ("out_of_fold_predictions", "sample_weight"): lambda ctx: np.ones(max(ctx.n_samples, 2)),
+    # two permutations of the max(n_samples, 2) rows of _permutation_importance's X
+    ("permutation_importance", "permutations"): lambda ctx: np.stack(
+        [ctx.rng.permutation(max(ctx.n_samples, 2)) for _ in range(2)]
+    ),
+}
+
+
+def _is_tree(value):
+    from prml14.trees import Tree
+
+    return isinstance(value, Tree)
+
+
+def argument_kind(name, value):
+    """The kind of a (valid) argument value, or None if the suite has no strategy for it."""
+    if name == "random_state":
+        return "seed"
+    if isinstance(value, (bool, np.bool_)):
+        return "flag"
+    if isinstance(value, np.ndarray):
+        return "array"
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return "number"
+    if isinstance(value, str):
+        return "option"
+    if _is_tree(value):
+        return "tree"
+    if callable(getattr(value, "fit", None)):
+        return "estimator"
+    if isinstance(value, (list, tuple)):
+        return "sequence"
+    if value is not None:
+        return "object"
+    return None
+
+
+def _optional_value(name, func_name, param, spec, ctx):
+    """A valid value for an optional argument whose default is None."""
+    if (func_name, name) in OPTIONAL:
+        return OPTIONAL[func_name, name](ctx)
+    if name == "random_state":
+        return 0
+    shape = _shape(spec, ctx)
+    if shape is not None and "of int" in spec:  # indices (e.g. leaf ids): 0 and 1
+        return ctx.rng.integers(0, 2, size=shape)
+    if shape is not None:
+        return _array(name, shape, ctx, func_name)
+    try:
+        return _scalar(name, spec, inspect.Parameter.empty, ctx)
+    except LookupError:
+        return None
+
+
+def function_arguments(name, func, ctx):
+    """{parameter: (kind, valid value)} for every parameter of ``func``'s signature.
+
+    The kind is None for a parameter the suite has no strategy for.
+    """
+    valid = valid_arguments(name, func, ctx)
+    specs = param_specs(func)
+    out = {}
+    for param in inspect.signature(func).parameters.values():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        if param.name in valid:
+            value = valid[param.name]
+        elif param.default is not None:
+            value = param.default
+        else:
+            value = _optional_value(param.name, name, param, specs.get(param.name, ""), ctx)
+        out[param.name] = (argument_kind(param.name, value), value)
+    return out
+
+
+def options(spec):
+    """The options ``{"a", "b"}`` a numpydoc type string lists (strings only)."""
+    found = re.findall(r"\{([^}]*)\}", spec or "")
+    if not found:
+        return []
+    values = [v.strip() for v in found[0].split(",")]
+    return [v.strip("\"'") for v in values if v[:1] in "\"'"]

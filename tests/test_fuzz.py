@@ -1,13 +1,26 @@
 """Fuzzing every public core function and every public estimator, found by discovery.
 
+Discovery covers every argument, not a table of them: every parameter of every public function's
+signature (optional ones included, starting from their default or a valid value that
+fuzz_inputs builds) and every parameter of every estimator's ``get_params`` (whose values come
+from its declared ``_parameter_constraints``: each bound, a step beyond it, every option, NaN
+and ±inf for reals, a bogus string, a flipped flag, bad seeds). Each argument's kind (array,
+number, seed, flag, option, sequence, estimator, tree, other object) decides its hostile values
+(STRATEGIES); an argument the suite has no strategy for fails
+test_every_function_argument_has_a_fuzz_strategy or
+test_every_estimator_parameter_has_a_fuzz_strategy, so a new argument cannot go untested. The
+discovered counts are printed with the number of cases run.
+
 Each case calls a function (or fits an estimator) with one argument made bad or extreme: NaN,
 ±inf, values scaled by 1e±300, negative or zero weights, the wrong shape or length, empty
 arrays, other dtypes (bool, int, float32, complex, strings), hyper-parameters at and beyond
 their bounds. A case passes if it ends in finite outputs, or in a ValueError or TypeError whose
 message names one of the arguments; it fails on any other exception, on a NaN output (or an
 infinite one from finite inputs), and on any warning other than scikit-learn's
-ConvergenceWarning. A non-finite value that a function documents is accepted (the table
-DOCUMENTED_NON_FINITE gives each one's reason). Arguments that must be non-negative (weights,
+ConvergenceWarning and the documented ones (DOCUMENTED_WARNINGS). A string option replaced by a
+bogus string, and an estimator parameter value that satisfies none of its declared
+constraints, must be refused. A non-finite value that a function documents is accepted (the
+table DOCUMENTED_NON_FINITE gives each one's reason). Arguments that must be non-negative (weights,
 responsibilities, scales) must be refused when negative, and an array whose axis must match
 another argument's must be refused when it does not.
 
@@ -17,10 +30,12 @@ minute), ``fuzz`` with ten times the examples. The number of cases run is printe
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import re
 import warnings
+from numbers import Integral, Real
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +45,9 @@ from fuzz_inputs import (
     SIMPLEX_ROWS,
     SIMPLEX_VECTOR,
     Context,
+    function_arguments,
     make_estimator,
+    options,
     param_specs,
     public_estimators,
     public_functions,
@@ -41,6 +58,7 @@ from hypothesis import strategies as st
 from sklearn.base import is_classifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import get_tags
+from sklearn.utils._param_validation import Interval, StrOptions, make_constraint
 
 settings.register_profile(
     "default",
@@ -82,6 +100,16 @@ DOCUMENTED_NON_FINITE = {
         "nan",
         "NaN marks a point that no member left out: it has no out-of-bag prediction",
     ),
+    "gentle_newton_step": ("nan", "NaN marks a leaf id that no sample of positive weight reaches"),
+    "logitboost_newton_step": (
+        "nan",
+        "NaN marks a leaf id that no sample of positive weight reaches",
+    ),
+}
+# Warnings that a fit documents for valid input (message pattern: why), like scikit-learn's own.
+DOCUMENTED_WARNINGS = {
+    "no out-of-bag prediction": "with oob_score and few members, some point is in every "
+    "bootstrap sample (scikit-learn's bagging warns the same way)",
 }
 
 ARRAY_KINDS = [
@@ -104,6 +132,19 @@ ARRAY_KINDS = [
     "strings",
 ]
 SCALAR_KINDS = ["nan", "inf", "-inf", "negative", "zero", "huge", "fraction", "string"]
+# The hostile values of every kind of argument (fuzz_inputs.argument_kind): an argument's
+# strategy is the list of its kind, plus, for a string option, every other documented option.
+STRATEGIES = {
+    "array": ARRAY_KINDS,
+    "number": SCALAR_KINDS,
+    "seed": ["negative", "huge", "fraction", "string"],
+    "flag": ["flip"],
+    "option": ["bogus", "number"],
+    "sequence": ["empty", "none", "string"],
+    "estimator": ["none", "string"],
+    "tree": ["estimator", "none", "string"],
+    "object": ["none", "string"],
+}
 NON_NEGATIVE = POSITIVE | SIMPLEX_ROWS | SIMPLEX_VECTOR | {"n_samples", "n_members"}
 
 
@@ -192,6 +233,55 @@ def _perturb_scalar(value, kind):
     }[kind]
 
 
+def _fitted_estimator():
+    from prml14 import DecisionTreeRegressor
+
+    X = np.arange(12.0).reshape(6, 2)
+    return DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, X[:, 0])
+
+
+def _perturb(value, kind, hostile, rng):
+    """``value`` (an argument of the given kind) made hostile."""
+    if kind == "array":
+        return _perturb_array(value, hostile, rng)
+    if kind == "number":
+        return _perturb_scalar(value, hostile)
+    if kind == "flag":
+        return not value
+    if kind == "seed":
+        return {"negative": -1, "huge": 2**40, "fraction": 0.5, "string": "bogus"}[hostile]
+    if kind == "option" and hostile.startswith("option="):
+        return hostile[len("option=") :]
+    if hostile == "estimator":
+        return _fitted_estimator()  # the estimator where its tree_ is expected
+    return {"bogus": "bogus", "number": 1, "empty": [], "none": None, "string": "bogus"}[hostile]
+
+
+@functools.cache
+def _argument_kinds(name, func):
+    """{argument: its kind} for every argument of ``func`` (built once per function)."""
+    arguments = function_arguments(name, func, Context(np.random.default_rng(0)))
+    return {arg: kind for arg, (kind, _) in arguments.items()}
+
+
+@functools.cache
+def function_strategies(name, func):
+    """{argument: its hostile values} for every argument of ``func`` (None: no strategy)."""
+    specs = param_specs(func)
+    out = {}
+    for arg, (kind, value) in function_arguments(
+        name, func, Context(np.random.default_rng(0))
+    ).items():
+        if kind is None:
+            out[arg] = None
+            continue
+        hostile = list(STRATEGIES[kind])
+        if kind == "option":
+            hostile += [f"option={o}" for o in options(specs.get(arg)) if o != value]
+        out[arg] = hostile
+    return out
+
+
 def _shared_last_axis(name, specs, kwargs):
     """True if the last axis of ``name`` is named in the shape of another argument given in
     ``kwargs`` (not None), and ``name``'s value has the documented number of axes (a 1-D X of
@@ -213,18 +303,18 @@ def check_function_case(name, func, ctx, target, kind):
     """Run one case; raise AssertionError describing the defect, if any."""
     kwargs = valid_arguments(name, func, ctx)
     specs = param_specs(func)
-    names = list(kwargs) + list(specs)
+    if target is not None:
+        arg_kind = _argument_kinds(name, func)[target]
+        if target not in kwargs:  # an optional argument: start from a valid value
+            kwargs[target] = function_arguments(name, func, ctx)[target][1]
+    names = list(kwargs) + list(specs) + list(inspect.signature(func).parameters)
     unperturbed = dict(kwargs)
-    if target is None:
-        pass
-    elif isinstance(kwargs[target], np.ndarray):
-        kwargs[target] = _perturb_array(kwargs[target], kind, ctx.rng)
-    else:
-        kwargs[target] = _perturb_scalar(kwargs[target], kind)
+    if target is not None:
+        kwargs[target] = _perturb(kwargs[target], arg_kind, kind, ctx.rng)
     try:
         out = _call(func, kwargs)
     except (ValueError, TypeError) as error:
-        seeding = target == "random_state" and "seed" in str(error)
+        seeding = target == "random_state" and "seed" in str(error).lower()
         assert seeding or _names_an_argument(str(error), names), (
             f"{name}({target}: {kind}) raised {type(error).__name__} that names no argument: "
             f"{error}"
@@ -256,6 +346,8 @@ def check_function_case(name, func, ctx, target, kind):
         )
     if kind in ("complex", "strings") and target not in ("n_samples",):
         raise AssertionError(f"{name} accepted {kind} values in {target}")
+    if kind == "bogus" and arg_kind == "option":
+        raise AssertionError(f"{name} accepted the option {target}='bogus'")
 
 
 def _function_case_strategy(name, func):
@@ -295,19 +387,14 @@ def test_fuzz_function(name, func, data):
         n_components=data.draw(st.sampled_from([2, 3]), label="n_components"),
     )
     try:
-        kwargs = valid_arguments(name, func, Context(np.random.default_rng(0)))
+        strategies = function_strategies(name, func)
     except LookupError:
         pytest.skip("no arguments (test_every_public_function_has_valid_arguments fails)")
-    targets = [None] + sorted(kwargs)
+    targets = [None] + sorted(arg for arg, hostile in strategies.items() if hostile)
     target = data.draw(st.sampled_from(targets), label="argument")
-    if target is None:
-        kind = None
-    elif isinstance(kwargs[target], np.ndarray):
-        kind = data.draw(st.sampled_from(ARRAY_KINDS), label="kind")
-    elif isinstance(kwargs[target], (int, float)) and not isinstance(kwargs[target], bool):
-        kind = data.draw(st.sampled_from(SCALAR_KINDS), label="kind")
-    else:
-        target, kind = None, None
+    kind = None
+    if target is not None:
+        kind = data.draw(st.sampled_from(strategies[target]), label="kind")
     CASES["functions"] += 1
     try:
         check_function_case(name, func, ctx, target, kind)
@@ -476,21 +563,85 @@ def _perturb_weight(n, kind):
     return w
 
 
-def _hyper_parameters(cls):
-    """(name, bad value) pairs: numeric parameters at and beyond their bounds, bad strings."""
-    out = []
+def _constraint_values(constraint):
+    """Values at, inside and beyond one of scikit-learn's parameter constraints."""
+    if isinstance(constraint, Interval):
+        integer = constraint.type is not Real and issubclass(constraint.type, Integral)
+        values = [] if integer else [np.nan, np.inf, -np.inf]
+        for bound, step in ((constraint.left, -1), (constraint.right, 1)):
+            if bound is not None:
+                values += [bound, bound + step] if integer else [float(bound), bound + step]
+        if integer:
+            values.append(2.5)
+        elif constraint.left is not None and constraint.right is not None:
+            values.append((constraint.left + constraint.right) / 2)
+        else:
+            values.append(1e300)
+        return values
+    if isinstance(constraint, StrOptions):
+        return sorted(constraint.options)
+    if constraint is None:
+        return [None]
+    if constraint == "boolean":
+        return [True, False]
+    if constraint == "array-like":
+        return [np.array([]), np.array([np.nan, 1.0])]
+    if constraint == "cv_object":
+        return [1, 2]
+    if constraint in (Integral, Real):
+        return [-1, 0, 2.5]
+    if constraint in (list, dict):
+        return [constraint()]
+    return []  # HasMethods, random_state: the values below
+
+
+def _satisfied(constraints, value):
+    """Whether ``value`` satisfies one of a parameter's declared constraints."""
+    if constraints == "no_validation":
+        return True
+    return any(make_constraint(c).is_satisfied_by(value) for c in constraints)
+
+
+def parameter_strategies(cls):
+    """{parameter: its values} for every parameter of ``cls`` (``get_params``): the values of
+    its declared constraints at and beyond their bounds, every option, a flipped flag, bad
+    seeds and a bogus string. An empty list: no strategy."""
+    constraints = getattr(cls, "_parameter_constraints", {})
+    out = {}
     for name, default in make_estimator(cls).get_params(deep=False).items():
-        if name in ("random_state", "verbose", "warm_start"):
+        declared = constraints.get(name)
+        if declared is None:
+            out[name] = []
             continue
-        if isinstance(default, bool) or default is None:
-            continue
-        if isinstance(default, int):
-            out += [(name, 0), (name, -1), (name, 2.5), (name, "bogus")]
-        elif isinstance(default, float):
-            out += [(name, np.nan), (name, -1.0), (name, np.inf), (name, 0.0), (name, 1e300)]
-        elif isinstance(default, str):
-            out += [(name, "bogus")]
+        values = ["bogus"]
+        if name == "random_state":
+            values += [-1, 2**40, 0.5]
+        elif isinstance(default, bool):
+            values.append(not default)
+        if declared != "no_validation":
+            for constraint in declared:
+                values += _constraint_values(constraint)
+        if callable(getattr(default, "fit", None)) or name == "estimators":
+            values.append(None)
+        unique = []
+        for value in values:
+            if not any(_same(value, other) for other in unique) and not _same(value, default):
+                unique.append(value)
+        out[name] = unique
     return out
+
+
+def _same(a, b):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape
+    if type(a) is not type(b):
+        return False
+    return a is b or (isinstance(a, float) and np.isnan(a) and np.isnan(b)) or a == b
+
+
+def _hyper_parameters(cls):
+    """(name, value) pairs: every parameter with every value of its strategy."""
+    return [(name, v) for name, values in parameter_strategies(cls).items() for v in values]
 
 
 def _outputs(model, X):
@@ -521,6 +672,8 @@ def check_estimator_case(cls, part, kind, rng):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             warnings.simplefilter("ignore", ConvergenceWarning)
+            for pattern in DOCUMENTED_WARNINGS:
+                warnings.filterwarnings("ignore", message=f".*{pattern}", category=UserWarning)
             model = fast_estimator(cls, **params).fit(X, y, **fit_kwargs)
             outs = _outputs(model, X)
     except (ValueError, TypeError) as error:
@@ -540,6 +693,10 @@ def check_estimator_case(cls, part, kind, rng):
             assert np.all((out >= 0) & (out <= 1)), f"{label}: probabilities outside [0, 1]"
     if part == "sample_weight" and kind in ("negative", "nan", "short", "zeros"):
         raise AssertionError(f"{label}: fit accepted the sample weights")
+    if part == "param":
+        declared = getattr(cls, "_parameter_constraints", {}).get(kind[0], [])
+        if not _satisfied(declared, kind[1]):
+            raise AssertionError(f"{label}: fit accepted a value its constraints refuse")
     refused = ("strings", "complex", "inf", "empty")
     if not get_tags(model).input_tags.allow_nan:  # C4.5 takes NaN as a missing value
         refused += ("nan",)
@@ -558,7 +715,12 @@ def _estimator_cases(cls):
 
 
 def _case_id(part, kind):
-    return f"{part}:{kind[0]}={kind[1]!r}" if part == "param" else f"{part}:{kind}"
+    if part != "param":
+        return f"{part}:{kind}"
+    value = kind[1]
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    return f"{part}:{kind[0]}={value!r}".replace(" ", "")
 
 
 @pytest.mark.parametrize("name, cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
@@ -589,3 +751,49 @@ def test_known_estimator_defects_are_still_defects(name, case):
         except AssertionError:
             return
     pytest.fail(f"{name} {case} is fixed: remove its line from {KNOWN_FILE}")
+
+
+# ------------------------------------------------------------------- every argument discovered
+def discovered():
+    """The discovered counts: functions, estimators, arguments and (argument, value) cases."""
+    functions = {name: function_strategies(name, func) for name, func in FUNCTIONS}
+    estimators = {name: parameter_strategies(cls) for name, cls in ESTIMATORS}
+    return {
+        "functions": len(functions),
+        "function arguments": sum(map(len, functions.values())),
+        "estimators": len(estimators),
+        "estimator parameters": sum(map(len, estimators.values())),
+        "argument kinds": len(STRATEGIES),
+        "hostile cases": sum(len(h or ()) for f in functions.values() for h in f.values())
+        + sum(len(v) for e in estimators.values() for v in e.values()),
+    }
+
+
+@pytest.mark.parametrize("name, func", FUNCTIONS, ids=[n for n, _ in FUNCTIONS])
+def test_every_function_argument_has_a_fuzz_strategy(name, func):
+    """Every parameter of the signature, optional ones included, gets hostile values: a new
+    argument without a valid value to start from (its default, the rules of fuzz_inputs, or its
+    OPTIONAL table) or of a kind the suite does not know fails here."""
+    missing = [arg for arg, hostile in function_strategies(name, func).items() if not hostile]
+    assert not missing, (
+        f"{name}: no fuzz strategy for {missing}; give each a valid value in OPTIONAL "
+        "(tests/fuzz_inputs.py) or a kind in argument_kind and STRATEGIES"
+    )
+
+
+@pytest.mark.parametrize("name, cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
+def test_every_estimator_parameter_has_a_fuzz_strategy(name, cls):
+    """Every parameter of ``get_params`` is declared in ``_parameter_constraints`` (which the
+    suite turns into values at and beyond the bounds) and gets at least one value."""
+    missing = [p for p, values in parameter_strategies(cls).items() if not values]
+    assert not missing, (
+        f"{name}: no fuzz strategy for {missing}: declare them in _parameter_constraints"
+    )
+
+
+def test_discovery_counts():
+    """The suite finds every public function and estimator and all their arguments."""
+    counts = discovered()
+    CASES.update({f"discovered {what}": n for what, n in counts.items()})
+    assert counts["functions"] >= 150 and counts["estimators"] >= 20
+    assert counts["function arguments"] > 2 * counts["functions"]

@@ -1,4 +1,5 @@
-"""Generate the book's Equation Index and API reference pages and the README status line.
+"""Generate the book's Equation Index and API reference pages and the status line of the README
+and of the introduction page (book/intro.md).
 
 Run from the repository root (``make generated`` does)::
 
@@ -155,10 +156,24 @@ def _index_rows(numbers, derived, implemented, tests, checks):
     return rows
 
 
+def beyond_equations(derived):
+    """The beyond part's equations (B.1), (B.2), ...: those the book's pages derive, in order."""
+    return sorted((n for n in derived if n.startswith("B.")), key=equation_key)
+
+
+def status_counts(derived, implemented, tests):
+    """For each series (the chapter's, the beyond part's): its equations and how many of them
+    are derived, implemented and tested."""
+    return [
+        (numbers, [sum(n in d for n in numbers) for d in (derived, implemented, tests)])
+        for numbers in (EQUATIONS, beyond_equations(derived))
+    ]
+
+
 def equation_index_page(pages):
     derived, implemented = derivations(pages), registry()
     tests, checks = marked_tests(), page_checks(pages)
-    counts = [sum(n in d for n in EQUATIONS) for d in (derived, implemented, tests)]
+    counts = status_counts(derived, implemented, tests)
     lines = [
         GENERATED_NOTE,
         "# Equation index\n",
@@ -183,11 +198,18 @@ def equation_index_page(pages):
 
 
 def status_text(counts):
-    derived, implemented, tested = counts
-    return (
-        f"of the 53 equations (14.1)–(14.53), {derived} are derived in the book, "
-        f"{implemented} implemented in `prml14` and {tested} checked by unit tests."
-    )
+    """The status line: both series, each with its derived, implemented and tested counts."""
+    parts = []
+    for (numbers, (derived, implemented, tested)), what in zip(
+        counts, ("", " of the part “Beyond the chapter”"), strict=True
+    ):
+        if numbers:
+            parts.append(
+                f"of the {len(numbers)} equations ({numbers[0]})–({numbers[-1]}){what}, "
+                f"{derived} are derived in the book, {implemented} implemented in `prml14` and "
+                f"{tested} checked by unit tests"
+            )
+    return "; ".join(parts) + "."
 
 
 PARTS = ("committees", "boosting", "trees", "mixtures")  # the book's order
@@ -241,15 +263,16 @@ def api_page():
     return "\n".join(lines) + "\n"
 
 
-def readme(pages):
-    counts = [
-        sum(n in d for n in EQUATIONS) for d in (derivations(pages), registry(), marked_tests())
-    ]
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    line = (
-        f"**Status:** {status_text(counts)} Details: the [equation index](book/equation-index.md)."
-    )
+def with_status(path, pages, index_link):
+    """The text of ``path`` with the status line between its status markers rewritten."""
+    counts = status_counts(derivations(pages), registry(), marked_tests())
+    text = path.read_text(encoding="utf-8")
+    line = f"**Status:** {status_text(counts)} Details: the {index_link}."
     return STATUS.sub(lambda m: m.group(1) + line + "\n" + m.group(2), text)
+
+
+def readme(pages):
+    return with_status(ROOT / "README.md", pages, "[equation index](book/equation-index.md)")
 
 
 def generated_files():
@@ -261,6 +284,9 @@ def generated_files():
         BOOK / "equation-index.md": equation_index_page(pages),
         BOOK / "api.md": api_page(),
         ROOT / "README.md": readme(pages),
+        BOOK / "intro.md": with_status(
+            BOOK / "intro.md", pages, "{doc}`equation index <equation-index>`"
+        ),
     }
 
 

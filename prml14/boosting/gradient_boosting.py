@@ -462,7 +462,10 @@ def make_loss(name, *, n_classes=2, alpha=0.9):
         if n_classes != 2:
             raise ValueError(f"loss='exponential' needs two classes, got {n_classes}")
         return _ExponentialLoss()
-    raise ValueError(f"unknown loss {name!r}")
+    raise ValueError(
+        "name must be 'squared_error', 'absolute_error', 'huber', 'log_loss' or "
+        f"'exponential', got {name!r}"
+    )
 
 
 def _check_loss_call(loss, t, F, sample_weight, *, one_output=False, magnitude=None):

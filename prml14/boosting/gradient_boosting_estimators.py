@@ -165,6 +165,11 @@ class _BaseGradientBoosting(BaseEstimator):
             for k, tree in enumerate(trees):
                 leaf = _apply(tree, Xfit, X) if n_sub < N else leaves[k]
                 F[:, k] += self.learning_rate * tree.value[leaf, 0]
+            if not np.max(np.abs(F)) <= 1e150:  # the losses' squares would overflow next
+                raise ValueError(
+                    f"the boosted scores exceed 1e150 in magnitude after {m + 1} rounds: "
+                    f"learning_rate={self.learning_rate!r} is too large (the updates diverge)"
+                )
             self.trees_.append(trees)
             self.train_score_.append(loss(t[rows], F[rows], w_all[rows]))
             if early:
@@ -264,7 +269,8 @@ def _take_rows(X, rows):
 
 _DOC_PARAMS = """
     learning_rate : float > 0, default=0.1
-        The shrinkage ν of (B.2).
+        The shrinkage ν of (B.2). One so large that the updates diverge (scores beyond 1e150
+        in magnitude) ends the fit with a ValueError.
     n_estimators : int >= 1, default=100
         The number of boosting rounds M.
     max_depth : int >= 1 or None, default=3

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._equations import implements
 from .._numerics import expit
-from .._validation import as_float
+from .._validation import as_float, check_leaf, check_number
 from ._tree_boosting import leaf_sums
 
 __all__ = [
@@ -96,8 +96,7 @@ def logitboost_working_response(t01, p, z_max=4.0):
         raise ValueError(f"t01 and p must have one shape, got {t01.shape} and {p.shape}")
     if np.any((p < 0) | (p > 1)):
         raise ValueError("p must hold probabilities in [0, 1]")
-    if not z_max > 0:
-        raise ValueError(f"z_max must be > 0, got {z_max!r}")
+    check_number(z_max, "z_max", low=0.0, closed="neither", finite=False)
     with np.errstate(divide="ignore"):
         z = np.where(t01 > 0.5, 1.0 / p, -1.0 / (1.0 - p))
     return np.clip(z, -z_max, z_max)
@@ -149,8 +148,9 @@ def logitboost_newton_step(z, w, leaf=None, n_leaves=None):
     Raises
     ------
     ValueError
-        Naming the argument, if z and w are not 1-D arrays of one length, or a weight is
-        negative or not finite.
+        Naming the argument, if z and w are not 1-D arrays of one length, a weight is
+        negative or not finite, ``leaf`` is not one non-negative integer id per sample, or
+        ``n_leaves`` does not exceed every id.
     """
     z, w = as_float(z, "z", allow_inf=True), as_float(w, "w", non_negative=True)
     if z.shape != w.shape or z.ndim != 1:
@@ -159,8 +159,7 @@ def logitboost_newton_step(z, w, leaf=None, n_leaves=None):
         if not w.sum() > 0:
             raise ValueError(f"w must have a positive sum, got {w.sum()}")
         return float(0.5 * np.dot(w, z) / w.sum())
-    leaf = np.asarray(leaf)
-    n = int(leaf.max()) + 1 if n_leaves is None else n_leaves
+    leaf, n = check_leaf(leaf, len(w), n_leaves)
     S, W = leaf_sums(leaf, w * z, n), leaf_sums(leaf, w, n)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(W > 0, 0.5 * S / W, np.nan)

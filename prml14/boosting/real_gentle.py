@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._equations import implements
-from .._validation import as_float, check_number
+from .._validation import as_float, check_leaf, check_number
 from ._tree_boosting import leaf_sums
 
 __all__ = [
@@ -162,15 +162,16 @@ def gentle_newton_step(t, w, leaf=None, n_leaves=None):
     Raises
     ------
     ValueError
-        As :func:`exponential_loss_derivatives`, and if the weights sum to zero (``leaf=None``).
+        As :func:`exponential_loss_derivatives`, if the weights sum to zero (``leaf=None``), or
+        if ``leaf`` is not one non-negative integer id per sample or ``n_leaves`` does not
+        exceed every id.
     """
     g, h = exponential_loss_derivatives(t, w)
     if leaf is None:
         if not h.sum() > 0:
             raise ValueError(f"w must have a positive sum (times t²), got {h.sum()}")
         return float(-g.sum() / h.sum())
-    leaf = np.asarray(leaf)
-    n = int(leaf.max()) + 1 if n_leaves is None else n_leaves
+    leaf, n = check_leaf(leaf, len(g), n_leaves)
     G, H = leaf_sums(leaf, g, n), leaf_sums(leaf, h, n)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(H > 0, -G / H, np.nan)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._equations import implements
-from .._validation import Axes, as_float, check_magnitude, check_number
+from .._validation import Axes, as_float, check_magnitude, check_number, check_tree
 from ..trees.pruning import pruning_costs
 from .gradient_boosting import _check_loss_call, _line_search
 
@@ -252,6 +252,7 @@ def prune_by_gain(tree, gamma):
         If γ is not a real number.
     """
     gamma = check_number(gamma, "gamma", low=0.0)
+    tree = check_tree(tree)
     if gamma <= 0 or tree.node_count == 1:
         return tree
     cost = pruning_costs(tree)  # −½ G²/(H + λ) of every node

@@ -69,6 +69,8 @@ def _n_draws(n_samples, max_samples):
     check_scalar(
         max_samples, "max_samples", Real, min_val=0, max_val=1, include_boundaries="right"
     )
+    if np.isnan(max_samples):  # check_scalar lets NaN through (every comparison is False)
+        raise ValueError("max_samples must be a number, got nan")
     return max(int(max_samples * n_samples), 1)
 
 

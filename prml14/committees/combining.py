@@ -33,7 +33,14 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_scalar
 
 from .._equations import implements
-from .._validation import as_float, check_array, check_magnitude
+from .._validation import (
+    as_float,
+    check_array,
+    check_magnitude,
+    check_n_jobs,
+    check_number,
+    check_sample_weight,
+)
 
 __all__ = [
     "weighted_vote",
@@ -224,7 +231,9 @@ def _design(predictions, targets, sample_weight):
     A = Y.reshape(Y.shape[0], Y.shape[1], n_outputs).transpose(0, 2, 1).reshape(-1, Y.shape[1])
     b = t.reshape(-1)
     if sample_weight is not None:
-        sw = check_array(sample_weight, ensure_2d=False, dtype=np.float64, input_name="weights")
+        sw = check_array(
+            sample_weight, ensure_2d=False, dtype=np.float64, input_name="sample_weight"
+        )
         if sw.shape != (Y.shape[0],) or np.any(sw < 0):
             raise ValueError(f"sample_weight must be {Y.shape[0]} non-negative numbers")
         root = np.repeat(np.sqrt(sw), n_outputs)
@@ -389,9 +398,15 @@ def out_of_fold_predictions(
     ------
     ValueError
         If X is not numeric, a numeric y is not finite or has entries beyond 1e150 in magnitude
-        (rescale it), X and y have inconsistent numbers of samples, or the folds do not
-        partition the rows.
+        (rescale it), X and y have inconsistent numbers of samples, the folds do not
+        partition the rows, ``method`` is not one of the three, ``n_classes`` is given for a
+        regressor or is not a positive integer, or ``sample_weight`` is misshapen, negative or
+        not finite.
+    TypeError
+        If ``estimator`` has no ``fit`` method or ``folds`` is not an iterable of pairs.
     """
+    if not callable(getattr(estimator, "fit", None)):
+        raise TypeError(f"estimator must be an estimator with fit, got {estimator!r}")
     X = check_array(
         X, accept_sparse=["csr", "csc"], ensure_all_finite=False, allow_nd=False, input_name="X"
     )
@@ -403,6 +418,22 @@ def out_of_fold_predictions(
         )
     if y.dtype.kind in "biuf":
         check_magnitude(y, "y")
+    if method not in ("predict", "predict_proba", "decision_function"):
+        raise ValueError(
+            f"method must be 'predict', 'predict_proba' or 'decision_function', got {method!r}"
+        )
+    if n_classes is not None:
+        if not labels:
+            raise ValueError("n_classes applies to classifiers only: leave it None")
+        n_classes = check_number(n_classes, "n_classes", low=1, integer=True)
+    if sample_weight is not None:
+        sample_weight = check_sample_weight(sample_weight, X, max_magnitude=None)
+    try:
+        folds = [(np.asarray(train), np.asarray(test)) for train, test in folds]
+    except (TypeError, ValueError) as error:
+        raise TypeError(
+            f"folds must be an iterable of (train, test) index arrays, got {folds!r}"
+        ) from error
     return _out_of_fold_predictions(
         estimator,
         X,
@@ -411,7 +442,7 @@ def out_of_fold_predictions(
         method,
         n_classes=n_classes,
         sample_weight=sample_weight,
-        n_jobs=n_jobs,
+        n_jobs=check_n_jobs(n_jobs),
     )
 
 

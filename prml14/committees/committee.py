@@ -254,7 +254,9 @@ def make_uncorrelated_errors(n_samples, n_members, *, scales=None, random_state=
     A = rng.standard_normal((n_samples, n_members))
     A -= A.mean(axis=0)
     Q, _ = np.linalg.qr(A)  # columns orthonormal and orthogonal to the ones vector
-    scales = np.ones(n_members) if scales is None else as_float(scales, "scales")
+    scales = (
+        np.ones(n_members) if scales is None else as_float(scales, "scales", non_negative=True)
+    )
     if scales.shape != (n_members,):
         raise ValueError(
             f"scales must have shape (n_members,) = ({n_members},), got {scales.shape}"

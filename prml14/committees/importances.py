@@ -25,13 +25,20 @@ from sklearn.metrics import accuracy_score, check_scoring, r2_score
 from sklearn.utils import Bunch
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import (
-    _check_sample_weight,
     check_is_fitted,
     check_scalar,
 )
 
 from .._equations import implements
-from .._validation import check_array, check_magnitude, check_number, check_random_state
+from .._validation import (
+    check_array,
+    check_magnitude,
+    check_n_jobs,
+    check_number,
+    check_random_state,
+    check_sample_weight,
+    check_tree,
+)
 from ..trees import TREE_LEAF
 from .bagging import out_of_bag_mask
 
@@ -65,6 +72,7 @@ def impurity_importances(tree, n_features=None, normalize=True):
     ndarray of shape (n_features,)
         The decrease of Σ_τ N_τ Q_τ credited to each feature.
     """
+    tree = check_tree(tree)
     inner = np.flatnonzero(tree.children_left != TREE_LEAF)
     features = tree.feature[inner]
     if n_features is None:
@@ -106,6 +114,9 @@ def mean_decrease_in_impurity(trees, n_features):
         If ``n_features`` < 1 or a tree cuts on a feature beyond it.
     """
     n_features = check_number(n_features, "n_features", low=1, integer=True)
+    if not isinstance(trees, (list, tuple)):
+        raise TypeError(f"trees must be a list of fitted trees, got {type(trees).__name__}")
+    trees = [check_tree(t, f"trees[{i}]") for i, t in enumerate(trees)]
     per_tree = [impurity_importances(t, n_features) for t in trees if t.node_count > 1]
     if not per_tree:
         return np.zeros(n_features)
@@ -261,11 +272,17 @@ def permutation_importance(
     ------
     ValueError
         If y has not one entry per row of X or, for a regressor, is not finite or exceeds
-        1e150 in magnitude (rescale it); if ``random_state`` is not a valid seed.
+        1e150 in magnitude (rescale it); if ``random_state`` is not a valid seed, or
+        ``sample_weight`` is misshapen, negative or not finite.
+    TypeError
+        If ``estimator`` has no ``predict`` method or ``n_jobs`` is not None or an integer.
     """
+    if not callable(getattr(estimator, "predict", None)):
+        raise TypeError(f"estimator must be a fitted estimator, got {estimator!r}")
+    n_jobs = check_n_jobs(n_jobs)
     X, y = _check_X_y(X, y, is_classifier(estimator))
     if sample_weight is not None:
-        sample_weight = _check_sample_weight(sample_weight, X)
+        sample_weight = check_sample_weight(sample_weight, X, max_magnitude=None)
     if permutations is None:
         permutations = permutation_indices(X.shape[0], n_repeats, random_state)
     permutations = _check_permutations(permutations, X.shape[0])
@@ -355,8 +372,13 @@ def oob_permutation_importance(ensemble, X, y, *, n_repeats=5, random_state=None
     ValueError
         As :func:`permutation_importance`; also if X has the wrong number of features, y holds
         unknown labels, or no point is out of bag.
+    TypeError
+        If ``ensemble`` has no ``predict`` method or ``n_jobs`` is not None or an integer.
     """
+    if not callable(getattr(ensemble, "predict", None)):
+        raise TypeError(f"ensemble must be a fitted bagging or forest estimator, got {ensemble!r}")
     check_is_fitted(ensemble, "estimators_samples_")
+    n_jobs = check_n_jobs(n_jobs)
     X, y = _check_X_y(X, y, is_classifier(ensemble))
     if X.shape[1] != ensemble.n_features_in_:
         raise ValueError(

@@ -60,6 +60,10 @@ _MAX_START = 1e150  # larger starting weights (W, V) overflow in the Newton step
 # ------------------------------------------------------------------------- argument checks
 def _check_gate_coefs(gate_coefs, n_basis):
     """A tree's gates as float arrays (level d: (n_nodes_d, n_basis, B_d)), and its leaves."""
+    if not isinstance(gate_coefs, (list, tuple)) or not gate_coefs:
+        raise TypeError(
+            f"gate_coefs must be a non-empty list of arrays, one per level, got {gate_coefs!r}"
+        )
     checked, n_nodes = [], 1
     for level, V in enumerate(gate_coefs):
         V = as_float(V, f"gate_coefs[{level}]")

@@ -78,12 +78,24 @@ def _check_irls_inputs(Phi, t, weights):
     return Phi, t, weights
 
 
-def _check_w(w, n_basis):
-    w = as_float(w, "w")
+def _check_w(w, n_basis, name="w"):
+    w = as_float(w, name)
     if w.shape != (n_basis,):
-        raise ValueError(f"w must have shape (n_basis,) = ({n_basis},), got {w.shape}")
-    check_magnitude(w, "w")  # beyond 1e150, ‖w‖² overflows
+        raise ValueError(f"{name} must have shape (n_basis,) = ({n_basis},), got {w.shape}")
+    check_magnitude(w, name)  # beyond 1e150, ‖w‖² overflows
     return w
+
+
+def _check_settings(l2, max_iter=1, tol=1.0, *, min_iter=1, zero_tol=True):
+    """The ridge penalty l2 >= 0, max_iter >= min_iter, tol >= 0 (> 0 unless ``zero_tol``),
+    all finite: scikit-learn's ``check_scalar``, which lets NaN through, then NaN and ±inf."""
+    check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
+    check_scalar(max_iter, "max_iter", Integral, min_val=min_iter)
+    bounds = "left" if zero_tol else "neither"
+    check_scalar(tol, "tol", Real, min_val=0, max_val=np.inf, include_boundaries=bounds)
+    for name, value in (("l2", l2), ("tol", tol)):
+        if not np.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value!r}")
 
 
 @implements("14.51")
@@ -167,6 +179,7 @@ def weighted_logistic_objective(w, Phi, t, weights, l2=0.0):
     """
     Phi, t, weights = _check_irls_inputs(Phi, t, weights)
     w = _check_w(w, Phi.shape[1])
+    _check_settings(l2)
     a = Phi @ w
     ll = np.dot(weights, t * log_expit(a) + (1.0 - t) * log_expit(-a))
     return float(ll - 0.5 * l2 * np.dot(w, w))
@@ -235,12 +248,16 @@ def weighted_logistic_irls(
     ------
     ValueError
         If an argument has the wrong shape, NaN or infinite entries, negative weights, targets
-        outside [0, 1], or entries of Phi beyond 1e150 in magnitude (rescale Phi).
+        outside [0, 1], or entries of Phi or w_init beyond 1e150 in magnitude (rescale Phi); if
+        ``l2`` or ``tol`` is negative or ``max_iter`` below 1 (NaN refused).
+    TypeError
+        If ``l2``, ``tol`` or ``max_iter`` is not a real number (an integer for ``max_iter``).
     """
     if check_input:
         Phi, t, weights = _check_irls_inputs(Phi, t, weights)
-        check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
-        check_scalar(max_iter, "max_iter", Integral, min_val=1)
+        _check_settings(l2, max_iter, tol)
+        if w_init is not None:
+            w_init = _check_w(w_init, Phi.shape[1], "w_init")
     m = Phi.shape[1]
     w = np.zeros(m) if w_init is None else np.array(w_init, dtype=float, copy=True)
     if w.shape != (m,):
@@ -259,8 +276,7 @@ def _logistic_irls_batch(Phi, t, R, W, *, l2=0.0, max_iter=100, tol=1e-8, check_
         R = check_array(R, dtype=np.float64, input_name="weights (gamma)")
         for r in R.T:
             Phi, t, _ = _check_irls_inputs(Phi, t, r)
-        check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
-        check_scalar(max_iter, "max_iter", Integral, min_val=1)
+        _check_settings(l2, max_iter, tol)
     return logistic_newton(Phi, t, R, W, l2=l2, max_iter=max_iter, tol=tol)
 
 
@@ -371,6 +387,7 @@ def weighted_softmax_objective(Phi, T, W, weights=None, *, l2=0.0):
         L(W).
     """
     Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W)
+    _check_settings(l2)
     return _softmax_objective(Phi, T, W, weights, l2)
 
 
@@ -399,6 +416,7 @@ def softmax_q_gradient(Phi, T, W, weights=None, *, l2=0.0):
         The gradient, one column per free class.
     """
     Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W)
+    _check_settings(l2)
     return _softmax_gradient(Phi, T, W, weights, l2)
 
 
@@ -434,6 +452,7 @@ def softmax_q_negative_hessian(Phi, W, weights=None, *, l2=0.0):
         )
     uniform = np.full((np.shape(Phi)[0], W.shape[1]), 1.0 / W.shape[1])
     Phi, _, weights, W = _check_softmax_problem(Phi, uniform, weights, W)
+    _check_settings(l2)
     return _softmax_negative_hessian(Phi, W, weights, l2)
 
 
@@ -481,9 +500,7 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
         Whether the stopping rule was met (False on separable data with ``l2 = 0``).
     """
     Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W_init, "W_init")
-    check_scalar(l2, "l2", Real, min_val=0, max_val=np.inf, include_boundaries="left")
-    check_scalar(max_iter, "max_iter", Integral, min_val=0)
-    check_scalar(tol, "tol", Real, min_val=0, max_val=np.inf, include_boundaries="neither")
+    _check_settings(l2, max_iter, tol, min_iter=0, zero_tol=False)
     m, n_free = Phi.shape[1], T.shape[1] - 1
     threshold = tol * max(1.0, float(weights.sum()))
     WT = weights[:, None] * T

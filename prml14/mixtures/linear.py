@@ -13,7 +13,7 @@ import numpy as np
 
 from .._equations import implements
 from .._numerics import DEAD_FRACTION, log_or_minus_inf, logsumexp_last, normalise_log
-from .._validation import Axes, as_float
+from .._validation import Axes, as_float, check_number
 from ._base import (
     check_beta,
     check_coef,
@@ -237,10 +237,10 @@ def responsibilities_linear(
         Only if ``return_log_likelihood``.
     """
     gamma, log_p = normalise_log(_log_joint(Phi, t, pi, W, beta, check_input))
+    if check_input:  # checked even when unused, so that bad weights never pass silently
+        sample_weight = check_weights(sample_weight, len(log_p))
     if not return_log_likelihood:
         return gamma
-    if check_input:
-        sample_weight = check_weights(sample_weight, len(log_p))
     return gamma, weighted_sum(log_p, sample_weight)
 
 
@@ -457,6 +457,21 @@ def _solve(A, b):
     return u * d
 
 
+def _check_w_old(W_old, n_components, n_basis):
+    """None, or the previous weights W_old of shape (K, M), finite and at most 1e150."""
+    if W_old is None:
+        return None
+    axes = Axes(n_components=n_components, n_basis=n_basis)
+    return axes.array(W_old, "W_old", ("n_components", "n_basis"), max_magnitude=1e150)
+
+
+def _check_floor(floor, t, sample_weight):
+    """The floor on the variance 1/β: the default of :func:`variance_floor`, or a finite > 0."""
+    if floor is None:
+        return variance_floor(t, sample_weight)
+    return check_number(floor, "floor", low=0.0, closed="right")
+
+
 def _least_squares(Phi, t, R, W_old, total_weight):
     W = _solve(*_normal_equations(Phi, t, R))
     dead = R.sum(axis=0) <= DEAD_FRACTION * total_weight
@@ -497,11 +512,13 @@ def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     ------
     ValueError
         If Phi, t or gamma is misshapen or not finite, Phi or t exceeds 1e150, gamma is
-        negative, or sample_weight is negative, not finite, all zero or beyond 1e100.
+        negative, W_old is not a finite (n_components, n_basis) array within 1e150, or
+        sample_weight is negative, not finite, all zero or beyond 1e100.
     """
     Phi, t = check_data(Phi, t)
     sample_weight = check_weights(sample_weight, len(t))
     R = weigh(check_responsibilities(gamma, len(t)), sample_weight)
+    W_old = _check_w_old(W_old, R.shape[1], Phi.shape[1])
     total = len(t) if sample_weight is None else sample_weight.sum()
     return _least_squares(Phi, t, R, W_old, total)
 
@@ -530,21 +547,28 @@ def noise_precision(Phi, t, gamma, W, *, sample_weight=None, floor=None):
         Component weights w_k, one per row.
     sample_weight : array-like of shape (n_samples,), default=None
         The points' weights s_n (all ones if None).
-    floor : float, default=None
-        Lower bound on the variance 1/β; default 1e-10 × var(t) (1e-10 if t is constant).
+    floor : float > 0, default=None
+        Lower bound on the variance 1/β; default 1e-10 × var(t) (1e-10 if t is constant). It
+        keeps β finite when the components fit every point exactly.
 
     Returns
     -------
     float
         β, a *precision* (inverse variance), not a variance or a standard deviation.
+
+    Raises
+    ------
+    ValueError
+        If an array is misshapen or not finite, or ``floor`` is not a finite number > 0.
+    TypeError
+        If ``floor`` is not a real number.
     """
     Phi, t = check_data(Phi, t)
     W = _check_coef(W, Phi.shape[1])
     sample_weight = check_weights(sample_weight, len(t))
     R = weigh(check_responsibilities(gamma, len(t), W.shape[0]), sample_weight)
     total = len(t) if sample_weight is None else sample_weight.sum()
-    floor = variance_floor(t, sample_weight) if floor is None else floor
-    return _precision(Phi, t, R, W, total, floor)
+    return _precision(Phi, t, R, W, total, _check_floor(floor, t, sample_weight))
 
 
 @implements("14.38", "14.42", "14.44")
@@ -567,7 +591,7 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, 
         The previous weights, kept by components that have lost every point.
     sample_weight : array-like of shape (n_samples,), default=None
         The points' weights s_n (all ones if None).
-    floor : float, default=None
+    floor : float > 0, default=None
         Lower bound on the variance 1/β (see :func:`noise_precision`).
     check_input : bool, default=True
         Validate the arguments (once). ``False`` skips the checks, as the estimators' EM loops do.
@@ -584,13 +608,15 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, 
     Raises
     ------
     ValueError
-        With ``check_input``: as :func:`weighted_least_squares`, and if a row of gamma does not
-        sum to one.
+        With ``check_input``: as :func:`weighted_least_squares`, if a row of gamma does not
+        sum to one, or if ``floor`` is not a finite number > 0.
     """
     if check_input:
         Phi, t = check_data(Phi, t)
         sample_weight = check_weights(sample_weight, len(t))
         gamma = check_posteriors(gamma, len(t))
+        W_old = _check_w_old(W_old, gamma.shape[1], Phi.shape[1])
+        floor = _check_floor(floor, t, sample_weight)
     R = weigh(gamma, sample_weight)
     total = float(len(t) if sample_weight is None else sample_weight.sum())
     W = _least_squares(Phi, t, R, W_old, total)

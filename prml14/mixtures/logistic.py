@@ -13,7 +13,7 @@ import numpy as np
 
 from .._equations import implements
 from .._numerics import DEAD_FRACTION, expit, log_or_minus_inf, normalise_log, softplus
-from .._validation import Axes, as_float, check_simplex
+from .._validation import Axes, as_float, check_number, check_simplex
 from ._base import (
     check_coef,
     check_data,
@@ -232,10 +232,10 @@ def responsibilities_logistic(
         gamma, log_p = _posterior(Phi, t, log_pi(pi, W.shape[0]), W)
     else:
         gamma, log_p = _posterior(Phi, t, log_or_minus_inf(pi), W)
+    if check_input:  # checked even when unused, so that bad weights never pass silently
+        sample_weight = check_weights(sample_weight, len(log_p))
     if not return_log_likelihood:
         return gamma
-    if check_input:
-        sample_weight = check_weights(sample_weight, len(log_p))
     return gamma, weighted_sum(log_p, sample_weight)
 
 
@@ -330,17 +330,24 @@ def m_step_logistic(
     Raises
     ------
     ValueError
-        If the responsibilities (times the sample weights) sum to zero: no point counts.
+        If the responsibilities (times the sample weights) sum to zero: no point counts; with
+        ``check_input``, if an array is misshapen or not finite (``W_old`` also beyond 1e150)
+        or ``max_newton_steps`` is below 1.
+    TypeError
+        With ``check_input``, if ``max_newton_steps`` is not an integer.
     """
     if check_input:
         Phi, t = check_data(Phi, t)
         sample_weight = check_weights(sample_weight, len(t))
         gamma = check_responsibilities(gamma, len(t))
+        check_number(max_newton_steps, "max_newton_steps", low=1, integer=True)
+        if W_old is not None:
+            axes = Axes(n_components=gamma.shape[1], n_basis=Phi.shape[1])
+            shape = ("n_components", "n_basis")
+            W_old = axes.array(W_old, "W_old", shape, max_magnitude=1e150)
     R = weigh(gamma, sample_weight)
     K, M = R.shape[1], Phi.shape[1]
     W = np.zeros((K, M)) if W_old is None else np.array(W_old, dtype=float)
-    if check_input:
-        W = check_coef(W, M)
     if W.shape[0] != K:
         raise ValueError(f"W_old must have one row per column of gamma ({K}), got {W.shape[0]}")
     N_k = np.ascontiguousarray(R.T).sum(axis=1)  # faster than R.sum(axis=0)

@@ -21,7 +21,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._em import run_em, warn_at_caller
-from .._numerics import log_or_minus_inf
+from .._numerics import log_expit, log_or_minus_inf, logsumexp_last
 from .._validation import binary_targets, check_magnitude, fitted_binary_targets
 from ._base import check_responsibilities, check_weights, variance_floor
 from .conditional_mixture import affine_features
@@ -547,7 +547,12 @@ class MixtureOfLogisticRegressions(_MixtureEM, ClassifierMixin, BaseEstimator):
         return np.column_stack([1.0 - p1, p1])
 
     def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba`.
+        """Logarithm of :meth:`predict_proba`, computed in the log domain.
+
+        ln p(t = 1 | x) = ln Σ_k π_k σ(a_k) is the log-sum-exp over k of ln π_k + ln σ(a_k), and
+        ln p(t = 0 | x) that of ln π_k + ln σ(−a_k), with a_k = w_kᵀφ(x): a saturated σ(a_k)
+        (a point far on one side of every boundary) gives a large negative log probability,
+        not ln 0 = −∞ or ln of a rounding error.
 
         Parameters
         ----------
@@ -557,9 +562,13 @@ class MixtureOfLogisticRegressions(_MixtureEM, ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples, 2)
-            The log probabilities (ln 0 = −∞).
+            The log probabilities of ``classes_[0]`` and ``classes_[1]``.
         """
-        return log_or_minus_inf(self.predict_proba(X))
+        A = self._design_checked(X) @ self.coef_.T
+        log_pi = log_or_minus_inf(self.weights_)
+        return np.column_stack(
+            [logsumexp_last(log_pi + log_expit(-A)), logsumexp_last(log_pi + log_expit(A))]
+        )
 
     def predict(self, X):
         """The label with the larger probability (14.45).

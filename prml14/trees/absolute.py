@@ -29,7 +29,7 @@ __all__ = ["weighted_median", "absolute_deviation"]
 
 def _check_tw(t, w):
     t = as_float(t, "t", allow_inf=True)
-    w = np.ones_like(t) if w is None else as_float(w, "w", allow_inf=True)
+    w = np.ones_like(t) if w is None else as_float(w, "sample_weight")
     if t.ndim != 1 or t.shape != w.shape or t.size == 0:
         raise ValueError("t and sample_weight must be non-empty 1-D arrays of the same length")
     if np.any(w < 0) or not w.sum() > 0:

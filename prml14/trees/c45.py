@@ -94,8 +94,7 @@ def entropy(class_weights, base=2.0):
         raise ValueError("class_weights must be an array of finite non-negative weights")
     if counts.shape[-1] == 0:
         raise ValueError("class_weights must have at least one class (a non-empty last axis)")
-    if not base > 1:
-        raise ValueError(f"base must be > 1, got {base!r}")
+    check_number(base, "base", low=1.0, closed="neither")
     p = _proportions(counts)
     empty = counts.sum(axis=-1) == 0
     p[empty] = np.eye(counts.shape[-1])[0]  # a pure stand-in: entropy 0

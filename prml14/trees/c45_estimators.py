@@ -308,7 +308,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError("categorical_features must be None, a boolean mask or indices")
         if np.any((cf < 0) | (cf >= D)):
             raise ValueError(f"categorical_features indices must be in [0, {D}), got {cf}")
-        mask[cf] = True
+        mask[cf.astype(np.intp)] = True  # an empty list arrives as an empty float array
         return mask
 
     def _codes(self, X):

@@ -31,6 +31,11 @@ _MAX_TOTAL = 1e300
 
 
 def _check_statistics(statistics, criterion, n_samples):
+    if not hasattr(criterion, "n_stats"):
+        raise TypeError(
+            "criterion must be a criterion object of prml14.trees (e.g. SquaredError()), "
+            f"got {criterion!r}"
+        )
     """The statistics as a float64 (n_stats, n_samples) C array, checked once per tree."""
     if type(statistics) is np.ndarray and statistics.dtype == np.float64 and statistics.ndim == 2:
         stats = statistics  # (a boosting round's own statistics): NaN and inf are caught below

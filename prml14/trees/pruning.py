@@ -32,7 +32,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.model_selection import KFold, StratifiedKFold
 
 from .._equations import implements
-from .._validation import as_float, check_array, check_number, check_random_state
+from .._validation import as_float, check_array, check_number, check_random_state, check_tree
 
 __all__ = [
     "pruning_costs",
@@ -100,7 +100,15 @@ def pruning_costs(tree, cost="impurity"):
     -------
     ndarray of shape (n_nodes,)
         N_τ Q_τ of every node.
+
+    Raises
+    ------
+    TypeError
+        If ``tree`` is not a :class:`~prml14.trees.Tree` (a fitted estimator's ``tree_``).
+    ValueError
+        If ``cost`` is not one of the options.
     """
+    tree = check_tree(tree)
     if cost == "impurity":
         return tree.weighted_n_node_samples * tree.impurity
     if cost == "misclassification":
@@ -161,14 +169,25 @@ def weakest_link_path(tree, node_costs, max_lambda=np.inf):
         The fully grown tree.
     node_costs : ndarray of shape (n_nodes,)
         Q of every node as if it were a leaf (summed over its training points).
-    max_lambda : float, default=inf
+    max_lambda : float >= 0, default=inf
         Stop before the first collapse whose g exceeds this value.
 
     Returns
     -------
     PruningPath
         The breakpoints, the costs and sizes of the subtrees, and the collapsed nodes.
+
+    Raises
+    ------
+    TypeError
+        If ``tree`` is not a :class:`~prml14.trees.Tree` (a fitted estimator's ``tree_``), or
+        ``max_lambda`` is not a real number.
+    ValueError
+        If ``node_costs`` is not a finite array of shape (n_nodes,), or ``max_lambda`` is NaN or
+        negative.
     """
+    tree = check_tree(tree)
+    check_number(max_lambda, "max_lambda", low=0.0, finite=False)
     node_costs = as_float(node_costs, "node_costs")
     if node_costs.shape != (tree.node_count,):
         raise ValueError(
@@ -251,7 +270,8 @@ def prune_to_lambda(tree, node_costs, lam):
     Raises
     ------
     TypeError
-        If ``lam`` is not a real number.
+        If ``tree`` is not a :class:`~prml14.trees.Tree` (a fitted estimator's ``tree_``), or
+        ``lam`` is not a real number.
     ValueError
         If ``lam`` is negative or not finite, or ``node_costs`` is not a finite array of shape
         (n_nodes,).
@@ -321,11 +341,18 @@ def cross_validate_ccp_lambda(estimator, X, y, *, cv=5, n_lambdas=40, random_sta
 
     Raises
     ------
+    TypeError
+        If ``estimator`` is not a tree estimator with a ``ccp_lambda`` parameter.
     ValueError
         If ``cv`` is not an integer >= 2 or ``n_lambdas`` not a positive integer; if X is not a
         finite 2-D array, y is not 1-D (or, for a regressor, not finite), X and y have
         inconsistent numbers of samples, or ``random_state`` is not a valid seed.
     """
+    if not hasattr(estimator, "get_params") or "ccp_lambda" not in estimator.get_params():
+        raise TypeError(
+            "estimator must be a DecisionTreeRegressor or DecisionTreeClassifier (an estimator "
+            f"with a ccp_lambda parameter), got {type(estimator).__name__}"
+        )
     if not isinstance(cv, (int, np.integer)) or cv < 2:
         raise ValueError(f"cv must be an integer >= 2, got {cv!r}")
     if not isinstance(n_lambdas, (int, np.integer)) or n_lambdas < 1:

@@ -24,7 +24,13 @@ from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
 from .._equations import implements
-from .._validation import as_float, check_array, check_magnitude, check_sample_weight
+from .._validation import (
+    as_float,
+    check_array,
+    check_magnitude,
+    check_sample_weight,
+    check_tree,
+)
 from .structure import TREE_LEAF
 
 __all__ = ["validation_node_errors", "reduced_error_subtree", "reduced_error_prune"]
@@ -65,6 +71,7 @@ def validation_node_errors(tree, X, y, *, loss, sample_weight=None):
         class indices 0..n_classes-1 (misclassification); X and y have inconsistent numbers of
         samples; or ``sample_weight`` is negative, not finite, all zero or beyond 1e100.
     """
+    tree = check_tree(tree)
     if loss not in _LOSSES:
         raise ValueError(f"loss must be one of {_LOSSES}, got {loss!r}")
     X, y = _check_validation_data(X, y, loss != "misclassification", "X", "y")
@@ -144,6 +151,7 @@ def reduced_error_subtree(tree, node_errors):
     error : float
         Its validation error.
     """
+    tree = check_tree(tree)
     E = as_float(node_errors, "node_errors")
     if E.shape != (tree.node_count,):
         raise ValueError(f"node_errors must have shape ({tree.node_count},), got {E.shape}")
