@@ -43,7 +43,7 @@ import numpy as np
 from scipy.special import betaincinv
 
 from .._equations import implements
-from .._validation import as_float, check_number
+from .._validation import as_float, check_number, check_tree
 from .reduced_error import reduced_error_subtree
 
 __all__ = ["pessimistic_error_rate", "pessimistic_node_errors", "pessimistic_subtree"]
@@ -122,7 +122,15 @@ def pessimistic_node_errors(tree, confidence_factor=0.25):
     -------
     ndarray of shape (n_nodes,)
         N_t U_CF(E_t, N_t) of every node.
+
+    Raises
+    ------
+    TypeError
+        If ``tree`` is not a fitted tree (for an estimator, pass its ``tree_``).
+    ValueError
+        If ``confidence_factor`` is not in (0, 1).
     """
+    tree = check_tree(tree)
     N = np.asarray(tree.weighted_n_node_samples, dtype=float)
     E = np.maximum(N * (1.0 - np.max(tree.value, axis=1)), 0.0)
     return N * pessimistic_error_rate(E, N, confidence_factor)
@@ -151,5 +159,12 @@ def pessimistic_subtree(tree, confidence_factor=0.25):
         The pruned tree.
     predicted_errors : float
         The sum of N_τ U_CF(E_τ, N_τ) over its leaves.
+
+    Raises
+    ------
+    TypeError
+        If ``tree`` is not a fitted tree (for an estimator, pass its ``tree_``).
+    ValueError
+        If ``confidence_factor`` is not in (0, 1).
     """
     return reduced_error_subtree(tree, pessimistic_node_errors(tree, confidence_factor))
