@@ -218,9 +218,7 @@ def _png_bytes(fig, colors, still=False):
     else:
         fig.canvas.draw()
         width, height = fig.canvas.get_width_height(physical=True)
-        image = Image.frombuffer("RGBA", (width, height), fig.canvas.buffer_rgba()).convert(
-            "RGB"
-        )
+        image = Image.frombuffer("RGBA", (width, height), fig.canvas.buffer_rgba()).convert("RGB")
     if colors is not None:
         image = image.quantize(
             colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
@@ -278,7 +276,13 @@ class DrivenFigure:
         return len(self.frames)
 
     def frame_uris(self):
-        """The frames as ``data:image/png;base64,...`` URIs, in the order of the states."""
+        """The frames as data URIs, in the order of the states.
+
+        Returns
+        -------
+        list of str
+            ``data:image/png;base64,...``, one per state.
+        """
         return [
             "data:image/png;base64," + base64.b64encode(frame).decode("ascii")
             for frame in self.frames
