@@ -5,8 +5,8 @@
 Debian's ``chromium`` driven through Debian's ``chromium-driver`` (selenium, no browser
 download) loads every page with all other hosts unreachable. The book is read offline: MathJax
 3 and every other script, style sheet and font come from the book itself (``make book`` copies
-MathJax into ``_static/mathjax``), and the test fails on any request that leaves 127.0.0.1. Per
-page it checks
+MathJax into ``_vendor/_static/mathjax``, which the build puts in ``_static/mathjax``), and the
+test fails on any request that leaves 127.0.0.1. Per page it checks
 
 * no request to any other host (Chromium's network log: scripts, style sheets, fonts, images);
 * no JavaScript console errors;
@@ -116,7 +116,7 @@ def server():
     if not (HTML / "index.html").exists():
         pytest.fail("no built book in _build/html: run `make book-check` (or `make browser`)")
     if not (HTML / "_static" / "mathjax" / "tex-mml-chtml.js").exists():
-        pytest.fail("no MathJax in the built book: `make book` copies it to _static/mathjax")
+        pytest.fail("no MathJax in the built book: `make book` copies it (see the Makefile)")
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
