@@ -28,7 +28,7 @@ generated: $(STAMP)
 	$(BIN)/python tools/equation_index.py
 
 ## book: build the HTML book into _build/html (warnings are errors)
-book: generated
+book: generated $(MATHJAX)
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "The book is in _build/html/index.html"
 
@@ -59,18 +59,32 @@ nbval: $(STAMP)
 	$(BIN)/python -m pytest --nbval-lax book
 
 # The execution cache does not notice changes to prml14: clear it so every page really runs.
-book-check: $(STAMP)
+book-check: $(STAMP) $(MATHJAX)
 	rm -rf _build/.jupyter_cache _build/jupyter_execute
 	$(BIN)/jupyter-book build . -W -n --keep-going
 
-# The browser test serves MathJax 3 from a local copy (PyPI's django-static-mathjax ships it).
+# The book is read offline: MathJax 3 is served from the book itself, as _static/mathjax. It is
+# copied from the PyPI package django-static-mathjax into _vendor/_static/mathjax (not in git),
+# which the build copies as an "extra path" into _build/html: Jupyter Book would load every .js
+# under _static itself on every page. Copied: the combined tex-mml-chtml.js that _config.yml's
+# mathjax_path names, and the components and fonts it loads on demand (TeX extensions, CHTML
+# fonts, menu, accessibility, speech rules).
 MATHJAX_STAMP := $(VENV)/.mathjax-stamp
+MATHJAX := _vendor/_static/mathjax/tex-mml-chtml.js
 $(MATHJAX_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet 'django-static-mathjax==3.2.2.1'
 	touch $(MATHJAX_STAMP)
 
+$(MATHJAX): $(MATHJAX_STAMP)
+	rm -rf _vendor/_static/mathjax
+	mkdir -p _vendor/_static/mathjax
+	src=$$($(BIN)/python -c 'import mathjax, pathlib; print(pathlib.Path(mathjax.__file__).parent / "static" / "mathjax")') && \
+	  cp $$src/LICENSE _vendor/_static/mathjax/ && \
+	  cp -R $$src/es5/tex-mml-chtml.js $$src/es5/input $$src/es5/output $$src/es5/ui \
+	    $$src/es5/a11y $$src/es5/sre $$src/es5/adaptors _vendor/_static/mathjax/
+
 ## browser: load every page of the built book in headless Chromium (needs chromium, chromium-driver)
-browser: book-check $(MATHJAX_STAMP)
+browser: book-check
 	PRML14_BROWSER=1 $(BIN)/python -m pytest -p no:cacheprovider -v -s tests/test_browser.py
 
 ## pdf: the whole book as one PDF, _build/latex/book.pdf (LaTeX builder; TeX packages: see README)

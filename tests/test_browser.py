@@ -3,11 +3,12 @@
 ``make browser`` (part of ``make test``, after the book is built) runs this module with
 ``PRML14_BROWSER=1``; elsewhere it is skipped. A thread serves ``_build/html`` on 127.0.0.1;
 Debian's ``chromium`` driven through Debian's ``chromium-driver`` (selenium, no browser
-download) loads every page with all other hosts unreachable. MathJax 3 comes from a local copy
-(the PyPI package ``django-static-mathjax``, installed by ``make browser``): the server rewrites
-the book's CDN address of MathJax to it, so the test runs offline while the published book keeps
-the CDN. Per page it checks
+download) loads every page with all other hosts unreachable. The book is read offline: MathJax
+3 and every other script, style sheet and font come from the book itself (``make book`` copies
+MathJax into ``_vendor/_static/mathjax``, which the build puts in ``_static/mathjax``), and the
+test fails on any request that leaves 127.0.0.1. Per page it checks
 
+* no request to any other host (Chromium's network log: scripts, style sheets, fonts, images);
 * no JavaScript console errors;
 * every equation typeset: each ``.math`` element holds a MathJax container, no MathJax error
   node, and no raw TeX (``$$``, ``\\(``, ``\\[``, ``$...$``, ``\\begin{``) left in the text
@@ -17,16 +18,22 @@ the CDN. Per page it checks
   scrolls sideways;
 * every internal link, ``eq-14-NN`` / ``eq-b-NN`` references included, points to an existing
   page and anchor;
-* the launch buttons (Binder, Colab on the paired notebook) on every executable page,
+* the launch buttons (Binder, Colab on the paired notebook) on every executable page;
+* every driven figure (:func:`prml14.plotting.driven_figure`): its slider, set to another state
+  with an ``input`` event, shows that state's frame and label;
 
-and saves a screenshot of the top of each page under ``_build/screenshots/``.
+and saves a screenshot of the top of each page under ``_build/screenshots/`` (and of each driven
+figure at two slider positions). Every page is loaded a second time with the reader's system in
+dark mode (the theme follows it from "auto"): the theme must switch, every equation and every
+text must stand out from its background (contrast ratio), and every figure must sit on a light,
+opaque card.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
-import importlib.util
+import json
 import os
 import re
 import shutil
@@ -48,7 +55,6 @@ HOW_TO_INSTALL = (
     "`sudo apt-get install chromium chromium-driver` (.ci/run does it), "
     "then `make browser`"
 )
-MATHJAX_CDN = re.compile(r"https://cdn\.jsdelivr\.net/npm/mathjax@3/(es5/[\w.-]+\.js)")
 REPOSITORY = "prml14/prml14"
 # Source listings of the package (sphinx.ext.viewcode): long lines scroll there by design.
 SOURCE_LISTINGS = "_modules/"
@@ -86,49 +92,20 @@ def anchors(page):
     return set(re.findall(r'\bid="([^"]+)"', text))
 
 
-def mathjax_dir():
-    spec = importlib.util.find_spec("mathjax")
-    if spec is None or spec.origin is None:
-        return None
-    path = Path(spec.origin).parent / "static" / "mathjax"
-    return path if (path / "es5" / "tex-mml-chtml.js").exists() else None
-
-
 class Handler(http.server.SimpleHTTPRequestHandler):
-    """Serves _build/html, MathJax under /_mathjax/, and points the pages at the local copy."""
-
-    mathjax = None
+    """Serves _build/html as it is: the book must not need anything else."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, directory=str(HTML), **kwargs)
 
     def do_GET(self):
-        path = unquote(urlparse(self.path).path)
-        if path.startswith("/_mathjax/"):
-            return self._send(self.mathjax / path.removeprefix("/_mathjax/"))
-        if path == "/favicon.ico":  # asked for by the browser itself, not by a page
-            return self._send_bytes(b"", "image/x-icon")
-        if path.endswith((".html", "/")):
-            file = HTML / path.lstrip("/")
-            file = file / "index.html" if file.is_dir() else file
-            if file.is_file():
-                text = file.read_text(encoding="utf-8")
-                text = MATHJAX_CDN.sub(r"/_mathjax/\1", text)
-                return self._send_bytes(text.encode(), "text/html; charset=utf-8")
+        if urlparse(self.path).path == "/favicon.ico":  # asked for by the browser, not a page
+            self.send_response(200)
+            self.send_header("Content-Type", "image/x-icon")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
         return super().do_GET()
-
-    def _send(self, file):
-        if not file.is_file():
-            return self.send_error(404)
-        kind = self.guess_type(str(file))
-        return self._send_bytes(file.read_bytes(), kind)
-
-    def _send_bytes(self, body, kind):
-        self.send_response(200)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def log_message(self, *args):
         pass
@@ -138,9 +115,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 def server():
     if not (HTML / "index.html").exists():
         pytest.fail("no built book in _build/html: run `make book-check` (or `make browser`)")
-    Handler.mathjax = mathjax_dir()
-    if Handler.mathjax is None:
-        pytest.fail("no local MathJax: `make browser` installs django-static-mathjax")
+    if not (HTML / "_static" / "mathjax" / "tex-mml-chtml.js").exists():
+        pytest.fail("no MathJax in the built book: `make book` copies it (see the Makefile)")
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -172,7 +148,8 @@ def browser():
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
     ):
         options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # the performance log carries the DevTools network events: every request the page makes
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_page_load_timeout(60)
@@ -281,16 +258,145 @@ def check_links(page, base, links, ids):
     return broken
 
 
+def outside_requests(driver):
+    """The network requests since the last call to any host but 127.0.0.1."""
+    outside = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] != "Network.requestWillBeSent":
+            continue
+        url = message["params"]["request"]["url"]
+        parts = urlparse(url)
+        if parts.scheme not in ("http", "https", "ws", "wss", "ftp"):
+            continue  # data: URIs of the figures, the browser's own chrome:// pages
+        if parts.hostname != "127.0.0.1":
+            outside.append(url)
+    return outside
+
+
+def load(driver, url):
+    """Open one page and wait until it has settled; returns the wait's verdict ("ok")."""
+    driver.get_log("browser")  # drop messages left over from the previous page
+    driver.get_log("performance")
+    driver.get(url)
+    return driver.execute_async_script(WAIT_FOR_PAGE)
+
+
+def driven_pages():
+    """Book pages that carry a driven figure (prml14.plotting.driven_figure)."""
+    return [
+        p
+        for p in pages()
+        if p.startswith("book/") and 'class="prml14-driven"' in (HTML / p).read_text("utf-8")
+    ]
+
+
+# Moves one driven figure's slider to another state (half-way round from where it is) with the
+# reader's event, and reports what is shown before and after.
+DRIVE_SLIDER = """
+const [id, done] = [arguments[0], arguments[arguments.length - 1]];
+const root = document.getElementById(id);
+const data = JSON.parse(root.querySelector(".prml14-driven-data").textContent);
+const img = root.querySelector(".prml14-driven-frame");
+const slider = root.querySelector(".prml14-driven-slider");
+const label = root.querySelector(".prml14-driven-label");
+const n = data.frames.length;
+const start = Number(slider.value);
+const before = {src: img.getAttribute("src"), label: label.textContent};
+const target = (start + Math.max(1, Math.floor(n / 2))) % n;
+slider.value = String(target);
+slider.dispatchEvent(new Event("input", {bubbles: true}));
+img.decode().then(() => true, () => false).then((decoded) => done({
+  n, start, target, labels: data.labels,
+  startShown: before.src === data.frames[start] && before.label === data.labels[start],
+  frameShown: img.getAttribute("src") === data.frames[target],
+  labelShown: label.textContent === data.labels[target],
+  changed: img.getAttribute("src") !== before.src && label.textContent !== before.label,
+  decoded: decoded && img.naturalWidth > 0,
+}));
+"""
+
+# Dark mode: the theme's mode, and the contrast of every text and equation with what is behind
+# it (WCAG's ratio of relative luminances), and whether each figure sits on a light card.
+INSPECT_DARK = r"""
+const article = document.querySelector("article.bd-article") || document.querySelector("main");
+const parse = (c) => {
+  const m = c.match(/rgba?\(([^)]+)\)/);
+  if (!m) return [0, 0, 0, 0];
+  const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+  return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+};
+const over = ([r, g, b, a], under) => [r * a + under[0] * (1 - a), g * a + under[1] * (1 - a),
+                                       b * a + under[2] * (1 - a)];
+function background(el) {
+  const layers = [];
+  for (let a = el; a; a = a.parentElement) {
+    const c = parse(getComputedStyle(a).backgroundColor);
+    if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+  }
+  let rgb = [255, 255, 255];
+  for (let i = layers.length - 1; i >= 0; i--) rgb = over(layers[i], rgb);
+  return rgb;
+}
+const lum = (rgb) => {
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * f(rgb[0]) + 0.7152 * f(rgb[1]) + 0.0722 * f(rgb[2]);
+};
+const contrast = (el) => {
+  const bg = background(el);
+  const fg = over(parse(getComputedStyle(el).color), bg);
+  const [x, y] = [lum(fg) + 0.05, lum(bg) + 0.05];
+  return Math.max(x, y) / Math.min(x, y);
+};
+const visible = (el) => {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden";
+};
+const lowMath = Array.from(article.querySelectorAll("mjx-container")).filter(visible)
+  .map((el) => [contrast(el), el.textContent.slice(0, 40)]).filter(([c]) => c < 4.5);
+const seen = new Set();
+const lowText = [];
+const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {
+  acceptNode: (n) => !n.textContent.trim() ||
+    n.parentElement.closest("mjx-container, script, style, svg") ? NodeFilter.FILTER_REJECT
+                                                                 : NodeFilter.FILTER_ACCEPT,
+});
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  const el = n.parentElement;
+  if (seen.has(el) || !visible(el)) continue;
+  seen.add(el);
+  const c = contrast(el);
+  const text = n.textContent.trim().slice(0, 40);
+  if (c < 3) lowText.push([c, el.tagName + "." + el.className + ": " + text]);
+}
+const darkFigures = [];
+for (const img of article.querySelectorAll("img")) {
+  if (!(img.complete && img.naturalWidth > 0) || !visible(img)) continue;
+  let corner = [0, 0, 0, 0];
+  try {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 1;
+    const ctx = canvas.getContext("2d");
+    ctx.drawImage(img, 0, 0, 1, 1, 0, 0, 1, 1);
+    corner = Array.from(ctx.getImageData(0, 0, 1, 1).data);
+  } catch (e) { /* unreadable: judge by the card alone */ }
+  const drawnLight = corner[3] === 255 && lum(corner) > 0.7;
+  const cardLight = lum(background(img)) > 0.7;
+  if (!drawnLight && !cardLight) darkFigures.push(img.getAttribute("src").slice(0, 60));
+}
+return {theme: document.documentElement.dataset.theme, lowMath, lowText, darkFigures};
+"""
+
+
 PAGES = pages() or ["index.html"]
 
 
 @pytest.mark.parametrize("page", PAGES)
 def test_page_in_chromium(page, server, browser):
     start = time.perf_counter()
-    browser.get_log("browser")  # drop messages left over from the previous page
-    browser.get(server + page)
-    state = browser.execute_async_script(WAIT_FOR_PAGE)
+    state = load(browser, server + page)
     info = browser.execute_script(INSPECT_PAGE)
+    outside = outside_requests(browser)
     console = [
         entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"
     ]
@@ -301,6 +407,7 @@ def test_page_in_chromium(page, server, browser):
     problems = []
     if state != "ok":
         problems.append(f"page did not settle: {state}")
+    problems += [f"request leaving 127.0.0.1: {url}" for url in outside]
     problems += [f"console error: {m}" for m in console]
     problems += [f"maths not typeset: {m!r}" for m in info["untypeset"]]
     problems += [f"MathJax error: {m!r}" for m in info["merrors"]]
@@ -324,3 +431,63 @@ def test_page_in_chromium(page, server, browser):
         f"{len(info['links'])} links"
     )
     assert not problems, f"{page}:\n  " + "\n  ".join(problems)
+
+
+def test_at_least_six_pages_carry_a_driven_figure():
+    assert len(driven_pages()) >= 6, driven_pages()
+
+
+@pytest.mark.parametrize("page", driven_pages() or ["index.html"])
+def test_driven_figures_follow_their_slider(page, server, browser):
+    assert load(browser, server + page) == "ok"
+    from selenium.webdriver.common.by import By
+
+    figures = browser.find_elements(By.CSS_SELECTOR, ".prml14-driven")
+    assert figures, f"{page}: no driven figure"
+    name = page.removesuffix(".html").replace("/", "__")
+    problems = []
+    for index, figure in enumerate(figures):
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", figure)
+        figure.screenshot(str(SHOTS / f"{name}__driven{index}__a.png"))
+        result = browser.execute_async_script(DRIVE_SLIDER, figure.get_attribute("id"))
+        figure.screenshot(str(SHOTS / f"{name}__driven{index}__b.png"))
+        what = f"figure {index} ({result['labels'][result['start']]} -> " + (
+            f"{result['labels'][result['target']]})"
+        )
+        if result["n"] < 2:
+            problems.append(f"{what}: a slider over fewer than two states")
+        for key, meaning in [
+            ("startShown", "does not show its starting state's frame and label"),
+            ("frameShown", "shows another frame than the chosen state's"),
+            ("labelShown", "shows another label than the chosen state's"),
+            ("changed", "did not change what it shows"),
+            ("decoded", "shows a frame that does not decode"),
+        ]:
+            if not result[key]:
+                problems.append(f"{what}: {meaning}")
+    problems += [f"request leaving 127.0.0.1: {url}" for url in outside_requests(browser)]
+    print(f"{page}: {len(figures)} driven figure(s)")
+    assert not problems, f"{page}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_in_dark_mode(page, server, browser):
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia",
+        {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
+    )
+    try:
+        state = load(browser, server + page)
+        info = browser.execute_script(INSPECT_DARK)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    name = page.removesuffix(".html").replace("/", "__")
+    browser.save_screenshot(str(SHOTS / f"{name}__dark.png"))
+    problems = [] if state == "ok" else [f"page did not settle: {state}"]
+    if info["theme"] != "dark":
+        problems.append(f"the theme did not follow the dark system setting: {info['theme']!r}")
+    problems += [f"equation hard to see (contrast {c:.1f}): {t!r}" for c, t in info["lowMath"]]
+    problems += [f"text hard to read (contrast {c:.1f}): {t!r}" for c, t in info["lowText"]]
+    problems += [f"figure not on a light card: {src}" for src in info["darkFigures"]]
+    problems += [f"request leaving 127.0.0.1: {url}" for url in outside_requests(browser)]
+    assert not problems, f"{page} (dark):\n  " + "\n  ".join(problems)
