@@ -1,18 +1,19 @@
 """Boosting, pages 14.3, 14.3.1-14.3.2 and B.1-B.6: additive models fitted stage by stage.
 
-Core (tagged with the equations they implement) and estimators (scikit-learn API)::
+Core (tagged with the equations they implement) and estimators (scikit-learn API):
 
-    adaboost                   AdaBoost's steps and the exponential error, (14.15)-(14.28); SAMME
-    losses                     the error functions of 14.3.2 and the regression errors
-    stagewise                  forward stagewise additive modelling (B.1), second-order objective
-    real_gentle                Real and Gentle AdaBoost's leaf values and reweighting (page B.2)
-    logitboost                 LogitBoost's working responses, weights and steps (page B.3)
-    gradient_boosting          gradient boosting's losses, pseudo-residuals, line searches (B.4)
-    stump_estimators           DecisionStump, AdaBoost's weak learner
-    adaboost_estimators        AdaBoostClassifier (and SAMME)  -> adaboost, stump_estimators
-    real_gentle_estimators     RealAdaBoostClassifier, GentleAdaBoostClassifier -> real_gentle
-    logitboost_estimators      LogitBoostClassifier               -> logitboost
-    gradient_boosting_estimators  GradientBoosting*  -> gradient_boosting, stagewise
+* ``adaboost``: AdaBoost's steps and the exponential error, (14.15)-(14.28); SAMME
+* ``losses``: the error functions of 14.3.2 and the regression errors
+* ``stagewise``: forward stagewise additive modelling (B.1), second-order objective
+* ``real_gentle``: Real and Gentle AdaBoost's leaf values and reweighting (page B.2)
+* ``logitboost``: LogitBoost's working responses, weights and steps (page B.3)
+* ``gradient_boosting``: gradient boosting's losses, pseudo-residuals, line searches (B.4)
+* ``stump_estimators``: DecisionStump, AdaBoost's weak learner
+* ``adaboost_estimators``: AdaBoostClassifier (and SAMME) (imports adaboost, stump_estimators)
+* ``real_gentle_estimators``: RealAdaBoostClassifier, GentleAdaBoostClassifier (imports
+  real_gentle)
+* ``logitboost_estimators``: LogitBoostClassifier (imports logitboost)
+* ``gradient_boosting_estimators``: ``GradientBoosting*`` (imports gradient_boosting, stagewise)
 
 ``_tree_boosting`` holds the least-squares trees that Real/Gentle AdaBoost and LogitBoost share.
 Every tree is grown by :mod:`prml14.trees`.

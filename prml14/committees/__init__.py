@@ -1,18 +1,19 @@
 """Committees, pages 14.1-14.2 and B.10-B.11: averaging models and combining trained ones.
 
-Core (tagged with the equations they implement) and estimators (scikit-learn API)::
+Core (tagged with the equations they implement) and estimators (scikit-learn API):
 
-    densities             Gaussian and Cauchy component densities, sampling (page 14.1)
-    bma                   Bayesian model averaging vs model combination, (14.2)-(14.6)
-    committee             the committee (14.7) and its errors, (14.8)-(14.14)
-    bagging               bootstrap samples and out-of-bag sets
-    forests               correlated averages (B.30) and the out-of-bag committee (B.31)
-    importances           impurity (B.32) and permutation (B.33) importances
-    combining             votes, blend weights and out-of-fold predictions (page B.11)
-    bagging_estimators    BaggingRegressor, BaggingClassifier          -> bagging
-    forest_estimators     RandomForestRegressor, RandomForestClassifier -> forests, importances
-    combining_estimators  Voting*, Blending*                            -> combining, _combiners
-    stacking_estimators   Stacking*                                     -> combining, _combiners
+* ``densities``: Gaussian and Cauchy component densities, sampling (page 14.1)
+* ``bma``: Bayesian model averaging vs model combination, (14.2)-(14.6)
+* ``committee``: the committee (14.7) and its errors, (14.8)-(14.14)
+* ``bagging``: bootstrap samples and out-of-bag sets
+* ``forests``: correlated averages (B.30) and the out-of-bag committee (B.31)
+* ``importances``: impurity (B.32) and permutation (B.33) importances
+* ``combining``: votes, blend weights and out-of-fold predictions (page B.11)
+* ``bagging_estimators``: BaggingRegressor, BaggingClassifier (imports bagging)
+* ``forest_estimators``: RandomForestRegressor, RandomForestClassifier (imports forests,
+  importances)
+* ``combining_estimators``: ``Voting*``, ``Blending*`` (imports combining, _combiners)
+* ``stacking_estimators``: ``Stacking*`` (imports combining, _combiners)
 
 ``_combiners`` holds the machinery the combining estimators share. The committees use
 :mod:`prml14.trees` (the default members) and :mod:`prml14.mixtures` (the mixing coefficients

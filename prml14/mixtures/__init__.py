@@ -1,15 +1,15 @@
 """Conditional mixtures, pages 14 and 14.5.1-14.5.3: the conditional mixture (14.1), mixtures
 of linear and of logistic regressions, and mixtures of experts, all fitted by EM.
 
-Core (tagged with the equations they implement) and estimators (scikit-learn API)::
+Core (tagged with the equations they implement) and estimators (scikit-learn API):
 
-    conditional_mixture  p(t | x) = Σ_k π_k(x) p(t | x, k) (14.1) and softmax gates
-    linear               mixtures of linear regressions, (14.34)-(14.44), M-step m_step_linear
-    irls                 weighted IRLS: Newton's method for logistic models (14.51)-(14.52)
-    logistic             mixtures of logistic regressions, (14.45)-(14.52), M-step m_step_logistic
-    experts              mixtures of experts and their hierarchies (14.53): E- and M-steps
-    mixture_estimators   MixtureOfLinear/LogisticRegressions -> linear, logistic
-    expert_estimators    (Hierarchical)MixtureOfExperts* -> experts, _gated_experts
+* ``conditional_mixture``: p(t | x) = Σ_k π_k(x) p(t | x, k) (14.1) and softmax gates
+* ``linear``: mixtures of linear regressions, (14.34)-(14.44), M-step m_step_linear
+* ``irls``: weighted IRLS: Newton's method for logistic models (14.51)-(14.52)
+* ``logistic``: mixtures of logistic regressions, (14.45)-(14.52), M-step m_step_logistic
+* ``experts``: mixtures of experts and their hierarchies (14.53): E- and M-steps
+* ``mixture_estimators``: MixtureOfLinear/LogisticRegressions (imports linear, logistic)
+* ``expert_estimators``: ``(Hierarchical)MixtureOfExperts*`` (imports experts, _gated_experts)
 
 ``_base`` holds the argument checks of the two mixtures, ``_logistic_newton`` the batched
 Newton steps of IRLS, ``_gated_experts`` the gates and EM the experts' estimators share. The

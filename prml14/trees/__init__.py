@@ -1,22 +1,24 @@
 """Trees, pages 14.4 and B.7-B.9: one engine that every binary tree-based model grows through,
 CART and its pruning, and the multiway trees of ID3/C4.5.
 
-Layout (one topic per module; arrows: "imports")::
+Layout (one topic per module):
 
-    impurities   (14.29), (14.30), (14.32), (14.33); second-order leaf value and gain
-    criteria     -> impurities      SquaredError, Gini, Entropy, Misclassification, SecondOrder
-    structure                       Tree (parallel arrays), apply, subtree
-    exact        -> _nodes          the exact split finder (features sorted once)
-    histogram    -> _nodes          bin_features and the histogram split finder
-    growing      -> exact, histogram, _nodes    grow_tree: per-sample statistics -> Tree
-    pruning      -> structure       cost complexity (14.31): pruning_costs, weakest-link path
-    reduced_error -> structure      reduced-error pruning on a validation set (B.28)
-    pessimistic  -> reduced_error   C4.5's pessimistic pruning (B.41), (B.42)
-    absolute                        weighted medians, absolute-error costs of all cuts (B.29)
-    c45          -> impurities      ID3/C4.5 gains, gain ratio, missing values (B.22)-(B.27)
-    cart_estimators -> criteria, growing, pruning  DecisionTreeRegressor / DecisionTreeClassifier
-    c45_estimators  -> c45, pessimistic  MultiwayTree, C45Classifier
-    plotting     -> structure       Fig 14.5 (partition) and Fig 14.6 (diagram)
+* ``impurities``: (14.29), (14.30), (14.32), (14.33); second-order leaf value and gain
+* ``criteria``: SquaredError, Gini, Entropy, Misclassification, SecondOrder (imports
+  impurities)
+* ``structure``: Tree (parallel arrays), apply, subtree
+* ``exact``: the exact split finder (features sorted once) (imports _nodes)
+* ``histogram``: bin_features and the histogram split finder (imports _nodes)
+* ``growing``: grow_tree: per-sample statistics -> Tree (imports exact, histogram, _nodes)
+* ``pruning``: cost complexity (14.31): pruning_costs, weakest-link path (imports structure)
+* ``reduced_error``: reduced-error pruning on a validation set (B.28) (imports structure)
+* ``pessimistic``: C4.5's pessimistic pruning (B.41), (B.42) (imports reduced_error)
+* ``absolute``: weighted medians, absolute-error costs of all cuts (B.29)
+* ``c45``: ID3/C4.5 gains, gain ratio, missing values (B.22)-(B.27) (imports impurities)
+* ``cart_estimators``: DecisionTreeRegressor / DecisionTreeClassifier (imports criteria,
+  growing, pruning)
+* ``c45_estimators``: MultiwayTree, C45Classifier (imports c45, pessimistic)
+* ``plotting``: Fig 14.5 (partition) and Fig 14.6 (diagram) (imports structure)
 
 (``_nodes`` -> ``structure``: the node bookkeeping both finders share.) The drawings are imported
 from :mod:`prml14.trees.plotting` itself, so that ``import prml14`` does not load matplotlib.
