@@ -119,6 +119,24 @@ def test_root_attribute_and_scores_equal_hand_computation():
     assert id3.score(X_PICNIC, Y_PICNIC) == 1.0
 
 
+@pytest.mark.equation("B.25")
+def test_the_average_gain_filter_decides_against_a_lopsided_split():
+    # 6 yes, 6 no. "rare": value 1 on two yes points only, a lopsided split whose tiny intrinsic
+    # value lifts its gain ratio above that of "ident" (one value per point, gain 1 bit). C4.5
+    # first keeps the attributes of at least average gain, which leaves out "rare".
+    y = np.array(["yes"] * 6 + ["no"] * 6)
+    rare = np.r_[1, 1, np.zeros(10)]
+    X = np.c_[rare, np.arange(12)]
+    gain_rare, iv_rare = 1 - 10 / 12 * H(4, 6), H(2, 10)
+    gain_ident, iv_ident = 1.0, math.log2(12)
+    assert gain_rare < (gain_rare + gain_ident) / 2 <= gain_ident
+    assert gain_rare / iv_rare > gain_ident / iv_ident  # without the filter "rare" would win
+    c45 = C45Classifier(categorical_features=[0, 1]).fit(X, y)
+    np.testing.assert_allclose(c45.tree_.gain[0], [gain_rare, gain_ident])
+    np.testing.assert_allclose(c45.tree_.iv[0], [iv_rare, iv_ident])
+    assert c45.tree_.feature[0] == 1
+
+
 def test_export_text_names_the_branches():
     est = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2])
     est.fit(X_PICNIC, Y_PICNIC)
