@@ -254,16 +254,19 @@ def test_staged_outputs_end_at_the_final_ones():
     np.testing.assert_array_equal(list(reg.staged_predict(X[:, :10]))[-1], reg.predict(X))
 
 
-def test_early_stopping_follows_scikit_learns_rule():
+@pytest.mark.parametrize("tol", [1e-3, 0.05])
+def test_early_stopping_follows_scikit_learns_rule(tol):
     X, y = _friedman(400, noise=3.0)
     est = GradientBoostingRegressor(
-        n_estimators=500, learning_rate=0.3, n_iter_no_change=5, tol=1e-3, random_state=0
+        n_estimators=500, learning_rate=0.3, n_iter_no_change=5, tol=tol, random_state=0
     ).fit(X, y)
     scores = est.validation_score_
     n = est.n_estimators_
     assert n < 500 and len(scores) == n == len(est.trees_)
     # the last score did not beat any of the 5 before it by more than tol; the earlier ones did
-    assert not np.any(scores[-1] + 1e-3 < scores[-6:-1])
+    # (tol = 0.05 is of the size of the scores' steps, so it decides when to stop)
+    assert not np.any(scores[-1] + tol < scores[-6:-1])
+    assert all(np.any(scores[i] + tol < scores[i - 5 : i]) for i in range(5, n - 1))
 
 
 def test_same_random_state_same_model_and_subsampling_changes_it():
