@@ -331,6 +331,30 @@ def test_min_samples_leaf_excludes_an_identifier():
     assert est.fit(ident, Y_PICNIC).tree_.feature[0] != 3
 
 
+def test_min_samples_leaf_needs_two_branches_of_that_weight():
+    # "rare" sends 2 points one way and 10 the other: with min_samples_leaf=3 only one branch
+    # has the weight, so the split is invalid and the root stays a leaf
+    X = np.r_[1, 1, np.zeros(10)][:, None]
+    y = np.r_[1, 1, 1, 1, 1, 1, np.zeros(6)]
+    est = C45Classifier(categorical_features=[0], min_samples_leaf=2).fit(X, y)
+    assert est.tree_.node_count == 3
+    assert est.set_params(min_samples_leaf=3).fit(X, y).tree_.node_count == 1
+
+
+@pytest.mark.equation("B.27")
+def test_a_missing_value_at_prediction_weighs_the_branches_by_their_training_shares():
+    # C4.5's root is wind (calm 7, windy 5 of 12): a point whose wind is missing gets
+    # 7/12 of its prediction as calm plus 5/12 of it as windy
+    c45 = C45Classifier(categorical_features=[0, 1, 2]).fit(X_PICNIC, Y_PICNIC)
+    assert c45.tree_.feature[0] == 2
+    rows = np.array([[s, t, np.nan] for s in range(3) for t in range(3)])
+    calm, windy = rows.copy(), rows.copy()
+    calm[:, 2], windy[:, 2] = WIND["calm"], WIND["windy"]
+    p_calm, p_windy = c45.predict_proba(calm), c45.predict_proba(windy)
+    assert not np.allclose(p_calm, p_windy)
+    np.testing.assert_allclose(c45.predict_proba(rows), 7 / 12 * p_calm + 5 / 12 * p_windy)
+
+
 @parametrize_with_checks([C45Classifier(), C45Classifier(criterion="information_gain")])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
