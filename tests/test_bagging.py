@@ -179,15 +179,18 @@ def test_classifier_equals_hand_votes(voting):
     np.testing.assert_array_equal(bag.predict(X), names[np.argmax(votes, axis=1)])
 
 
-def test_classifier_handles_bootstrap_samples_missing_a_class():
+@pytest.mark.parametrize("rare", [0, 1])
+def test_classifier_handles_bootstrap_samples_missing_a_class(rare):
+    # the lone point of class ``rare`` is missed by ~37% of the samples; a member that never
+    # saw it must put its probabilities in the other class's column, first or last
     X = np.arange(20.0)[:, None]
-    y = np.r_[np.zeros(19, dtype=int), 1]  # the lone class-1 point is missed by ~37% of samples
+    y = np.r_[np.full(19, 1 - rare), rare]
     bag = BaggingClassifier(n_estimators=20, random_state=0).fit(X, y)
     proba = bag.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     missing = sum(19 not in set(i) for i in bag.estimators_samples_)
     assert 0 < missing < 20
-    assert proba[19, 1] == pytest.approx(1 - missing / 20)
+    assert proba[19, rare] == pytest.approx(1 - missing / 20)
 
 
 def test_default_members_are_prml14_trees_fitted_on_count_weights(regression):

@@ -128,6 +128,24 @@ def test_root_attribute_and_scores_equal_hand_computation():
     assert id3.score(X_PICNIC, Y_PICNIC) == 1.0
 
 
+@pytest.mark.equation("B.25")
+def test_the_average_gain_filter_decides_against_a_lopsided_split():
+    # 6 yes, 6 no. "rare": value 1 on two yes points only, a lopsided split whose tiny intrinsic
+    # value lifts its gain ratio above that of "ident" (one value per point, gain 1 bit). C4.5
+    # first keeps the attributes of at least average gain, which leaves out "rare".
+    y = np.array(["yes"] * 6 + ["no"] * 6)
+    rare = np.r_[1, 1, np.zeros(10)]
+    X = np.c_[rare, np.arange(12)]
+    gain_rare, iv_rare = 1 - 10 / 12 * H(4, 6), H(2, 10)
+    gain_ident, iv_ident = 1.0, math.log2(12)
+    assert gain_rare < (gain_rare + gain_ident) / 2 <= gain_ident
+    assert gain_rare / iv_rare > gain_ident / iv_ident  # without the filter "rare" would win
+    c45 = C45Classifier(categorical_features=[0, 1]).fit(X, y)
+    np.testing.assert_allclose(c45.tree_.gain[0], [gain_rare, gain_ident])
+    np.testing.assert_allclose(c45.tree_.iv[0], [iv_rare, iv_ident])
+    assert c45.tree_.feature[0] == 1
+
+
 def test_export_text_names_the_branches():
     est = C45Classifier(criterion="information_gain", categorical_features=[0, 1, 2])
     est.fit(X_PICNIC, Y_PICNIC)
@@ -333,6 +351,30 @@ def test_min_samples_leaf_excludes_an_identifier():
     assert est.fit(ident, Y_PICNIC).tree_.feature[0] == 3  # ID3 takes the identifier
     est.set_params(min_samples_leaf=2)
     assert est.fit(ident, Y_PICNIC).tree_.feature[0] != 3
+
+
+def test_min_samples_leaf_needs_two_branches_of_that_weight():
+    # "rare" sends 2 points one way and 10 the other: with min_samples_leaf=3 only one branch
+    # has the weight, so the split is invalid and the root stays a leaf
+    X = np.r_[1, 1, np.zeros(10)][:, None]
+    y = np.r_[1, 1, 1, 1, 1, 1, np.zeros(6)]
+    est = C45Classifier(categorical_features=[0], min_samples_leaf=2).fit(X, y)
+    assert est.tree_.node_count == 3
+    assert est.set_params(min_samples_leaf=3).fit(X, y).tree_.node_count == 1
+
+
+@pytest.mark.equation("B.27")
+def test_a_missing_value_at_prediction_weighs_the_branches_by_their_training_shares():
+    # C4.5's root is wind (calm 7, windy 5 of 12): a point whose wind is missing gets
+    # 7/12 of its prediction as calm plus 5/12 of it as windy
+    c45 = C45Classifier(categorical_features=[0, 1, 2]).fit(X_PICNIC, Y_PICNIC)
+    assert c45.tree_.feature[0] == 2
+    rows = np.array([[s, t, np.nan] for s in range(3) for t in range(3)])
+    calm, windy = rows.copy(), rows.copy()
+    calm[:, 2], windy[:, 2] = WIND["calm"], WIND["windy"]
+    p_calm, p_windy = c45.predict_proba(calm), c45.predict_proba(windy)
+    assert not np.allclose(p_calm, p_windy)
+    np.testing.assert_allclose(c45.predict_proba(rows), 7 / 12 * p_calm + 5 / 12 * p_windy)
 
 
 @parametrize_with_checks([C45Classifier(), C45Classifier(criterion="information_gain")])

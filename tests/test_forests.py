@@ -161,6 +161,14 @@ def test_classifier_with_string_labels_and_a_class_missing_from_a_bootstrap_samp
     proba = forest.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert set(forest.predict(X)) <= {"a", "b", "c"}
+    # by hand: each tree's proportions, its columns placed at the labels it saw, averaged
+    X_new = np.vstack([X, rng.normal(size=(40, 3))])
+    total = np.zeros((len(X_new), 3))
+    for est in forest.estimators_:
+        labels = forest.classes_[est.classes_.astype(int)]  # the tree learnt encoded labels
+        total[:, np.searchsorted(forest.classes_, labels)] += est.predict_proba(X_new)
+    np.testing.assert_allclose(forest.predict_proba(X_new), total / 15, rtol=1e-12)
+    assert np.any(forest.predict_proba(X_new)[:, 2] > 0)  # class "c" gets some probability
 
 
 # ----------------------------------------------------------------------------- out of bag

@@ -65,6 +65,28 @@ def test_binary_classification_matches_scikit_learn(loss):
 
 
 @pytest.mark.equation("B.14", "B.16")
+@pytest.mark.parametrize("loss", ["log_loss", "exponential"])
+def test_unbalanced_classes_start_from_the_weighted_log_odds(loss):
+    # On exactly balanced labels (make_hastie_10_2) the initial score is 0 for either loss; with
+    # about one point in five of class 1 and random weights it is the weighted log-odds
+    # (log_loss) or half of it (exponential, the minimiser (14.28)), as in scikit-learn.
+    X, _ = _hastie()
+    rng = np.random.default_rng(1)
+    y = (X[:, 0] + 0.5 * rng.normal(size=len(X)) > 0.8).astype(int)
+    w = rng.uniform(0.5, 1.5, len(y))
+    p = np.average(y, weights=w)
+    assert 0.15 < p < 0.3
+    half = 0.5 if loss == "exponential" else 1.0
+    params = dict(loss=loss, n_estimators=10, max_depth=2, min_samples_leaf=5)
+    ours = GradientBoostingClassifier(**params).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(ours.init_raw_, [half * np.log(p / (1 - p))], rtol=1e-12)
+    ref = SkClassifier(**params, random_state=0).fit(X, y, sample_weight=w)
+    np.testing.assert_allclose(
+        ours.decision_function(X), ref.decision_function(X), rtol=0, atol=1e-9
+    )
+
+
+@pytest.mark.equation("B.14", "B.16")
 def test_multinomial_log_loss_matches_scikit_learn():
     X, y = _friedman(300)
     y3 = np.digitize(y, [12, 17])
@@ -232,16 +254,19 @@ def test_staged_outputs_end_at_the_final_ones():
     np.testing.assert_array_equal(list(reg.staged_predict(X[:, :10]))[-1], reg.predict(X))
 
 
-def test_early_stopping_follows_scikit_learns_rule():
+@pytest.mark.parametrize("tol", [1e-3, 0.05])
+def test_early_stopping_follows_scikit_learns_rule(tol):
     X, y = _friedman(400, noise=3.0)
     est = GradientBoostingRegressor(
-        n_estimators=500, learning_rate=0.3, n_iter_no_change=5, tol=1e-3, random_state=0
+        n_estimators=500, learning_rate=0.3, n_iter_no_change=5, tol=tol, random_state=0
     ).fit(X, y)
     scores = est.validation_score_
     n = est.n_estimators_
     assert n < 500 and len(scores) == n == len(est.trees_)
     # the last score did not beat any of the 5 before it by more than tol; the earlier ones did
-    assert not np.any(scores[-1] + 1e-3 < scores[-6:-1])
+    # (tol = 0.05 is of the size of the scores' steps, so it decides when to stop)
+    assert not np.any(scores[-1] + tol < scores[-6:-1])
+    assert all(np.any(scores[i] + tol < scores[i - 5 : i]) for i in range(5, n - 1))
 
 
 def test_same_random_state_same_model_and_subsampling_changes_it():
@@ -327,6 +352,37 @@ def test_histogram_training_scores_agree_with_predict():
     p = clf.fit(X, t).predict_proba(X)[:, 1]
     expected = -np.mean(np.where(t, np.log(p), np.log1p(-p)))
     assert clf.train_score_[-1] == pytest.approx(expected)
+
+
+def test_gamma_pruned_histogram_trees_update_the_training_scores_from_the_bins():
+    """A tree that γ-pruning changed is applied to the bin codes (BinnedFeatures.apply) to update
+    the training scores; predict walks the raw features: the last training loss agrees."""
+    X, y = _friedman(500)
+    est = GradientBoostingRegressor(
+        method="newton", gamma=30.0, splitter="histogram", max_bins=16, n_estimators=10
+    ).fit(X, y)
+    unpruned = GradientBoostingRegressor(
+        method="newton", splitter="histogram", max_bins=16, n_estimators=10
+    ).fit(X, y)
+    n_leaves = [t[0].n_leaves for t in est.trees_]
+    assert sum(n_leaves) < sum(t[0].n_leaves for t in unpruned.trees_)  # γ did prune
+    assert min(n_leaves) > 1
+    assert est.train_score_[-1] == pytest.approx(0.5 * np.mean((est.predict(X) - y) ** 2))
+
+
+def test_subsample_draws_rows_without_replacement():
+    """With one bin per value, distinct targets and fully grown trees, every leaf of a round's
+    tree holds one row: ``round(subsample · N)`` leaves of one sample each means as many
+    distinct rows (a draw with replacement repeats rows: fewer leaves, some of two samples)."""
+    X, y = _friedman(200)
+    assert np.unique(y).size == 200
+    est = GradientBoostingRegressor(
+        subsample=0.6, max_depth=None, splitter="histogram", max_bins=256, n_estimators=5,
+        random_state=0,
+    ).fit(X, y)  # fmt: skip
+    for (tree,) in est.trees_:
+        assert tree.n_leaves == 120
+        np.testing.assert_array_equal(tree.n_node_samples[tree.is_leaf], 1)
 
 
 def test_features_sorted_once_grow_the_same_trees():

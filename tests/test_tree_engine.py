@@ -254,6 +254,39 @@ def test_bin_features_codes_and_edges():
     assert bin_features(X, max_bins=300).codes.dtype == np.uint16
 
 
+def test_quantile_bins_hold_equal_shares_of_distinct_values():
+    # 32 bins of 20 values each: 31 edges, each bin holding 20 ± 1 of the 640 sorted values (the
+    # midpoint quantiles k/32 fall between the 20k-th and (20k + 1)-th values); an independent
+    # count, not the binning's own quantile call
+    rng = np.random.default_rng(11)
+    x = rng.permutation(rng.standard_normal(640))
+    binned = bin_features(x[:, None], max_bins=32)
+    (edges,) = binned.edges
+    assert edges.size == 31 and np.all(np.diff(edges) > 0)
+    per_bin = np.bincount(binned.codes[:, 0], minlength=32)
+    assert per_bin.size == 32 and np.all(np.abs(per_bin - 20) <= 1)
+    # the codes are the bins of the edges: x in (edges[b - 1], edges[b]]
+    np.testing.assert_array_equal(binned.codes[:, 0], np.searchsorted(edges, x, side="left"))
+
+
+@pytest.mark.parametrize("crit_name", ["squared_error", "second_order"])
+def test_binned_features_apply_agrees_with_tree_apply(crit_name):
+    # BinnedFeatures.apply walks the bin codes, Tree.apply the raw values: the same leaves, for
+    # quantile bins (many values) and one bin per value (few values)
+    rng = np.random.default_rng(12)
+    X = np.c_[rng.normal(size=600), rng.integers(0, 5, 600), rng.uniform(size=600)]
+    t = np.sin(3 * X[:, 0]) + X[:, 1] * (X[:, 2] > 0.5) + 0.1 * rng.normal(size=600)
+    if crit_name == "squared_error":
+        crit, stats = SquaredError(), SquaredError().statistics(t - t.mean(), np.ones(600))
+    else:
+        crit, stats = SecondOrder(reg_lambda=1.0), np.c_[-(t - t.mean()), np.ones(600)]
+    for max_bins in (8, 64):
+        binned = bin_features(X, max_bins=max_bins)
+        tree = grow_tree(binned, stats, crit, max_depth=6, splitter="histogram")
+        assert tree.node_count > 31
+        np.testing.assert_array_equal(binned.apply(tree), tree.apply(X))
+
+
 def few_values(n=500, d=4, seed=6):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 40, size=(n, d)) / 4.0 + rng.uniform(size=d)  # 40 distinct per feature
