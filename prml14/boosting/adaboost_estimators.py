@@ -31,11 +31,12 @@ from .._numerics import expit, softmax
 from .._validation import binary_targets, check_sample_weight, random_state_params
 from ..trees import DecisionTreeClassifier
 from .adaboost import (
+    _normalise_log_weights,
+    _update_log_weights,
+    _weighted_error,
     normalise_log_weights,
     samme_classifier_weight,
     samme_scores,
-    update_weights,
-    weighted_error,
 )
 from .stump_estimators import DecisionStump, SortedColumns
 
@@ -188,6 +189,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         rng = check_random_state(self.random_state)
         stumps = type(template) is DecisionStump and n_classes == 2
         columns = SortedColumns(X) if stumps else None
+        if stumps:  # the stumps read one column per round: make the columns contiguous
+            X = np.asfortranarray(X)
 
         learners, alphas, errors, history = [], [], [], []
         self.stop_reason_ = "n_estimators"
@@ -214,7 +217,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             if eps == 0:
                 self.stop_reason_ = "perfect"
                 break
-            w, log_w = normalise_log_weights(log_w)
+            w, log_w = _normalise_log_weights(log_w, np.max(log_w))  # log_w is finite
 
         self.estimators_ = learners
         self.estimator_weights_ = np.array(alphas)
@@ -267,14 +270,14 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             learner.fit(X, t, sample_weight=w)
             y_m = np.asarray(learner.predict(X), dtype=float)
         miss = y_m != t
-        eps = weighted_error(w, miss)  # (14.16), from (14.15)
+        eps = _weighted_error(w, miss, float(np.sum(w)))  # (14.16), from (14.15), unchecked
         if eps >= 1.0 - 1.0 / n_classes - _CHANCE_TOLERANCE:
             return None, None, eps, log_w
         if eps == 0:
             return learner, 1.0 + alpha_sum, eps, log_w
         # (14.17) plus ln(K − 1), which is 0.0 exactly for K = 2: (B.8)
         alpha = float(samme_classifier_weight(eps, n_classes))
-        return learner, alpha, eps, update_weights(log_w, alpha, miss, log=True)  # (14.18)
+        return learner, alpha, eps, _update_log_weights(log_w, alpha, miss)  # (14.18)
 
     # --- prediction -----------------------------------------------------------------------
 
