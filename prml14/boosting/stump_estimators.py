@@ -94,6 +94,8 @@ class SortedColumns:
         self.near_tie = ~(hi32 > lo32 + _SKLEARN_FEATURE_THRESHOLD)  # in float32, as sklearn
         self._t = None
         self._t_sorted = None
+        self._y = None
+        self._excluded = None
         self._block_layout()
 
     def _block_layout(self):
@@ -353,6 +355,76 @@ class SortedColumns:
         # weighted error: in each leaf the minority weight (W_leaf − |V_leaf|)/2
         J = 0.5 * (W - abs(vl) - abs(vr))
         return j, float(self.thresholds[j, k]), leaves, float(J)
+
+    def best_class_split(self, y, w, n_classes):
+        """The depth-1 Gini split of K classes, as the tree engine's depth-1 tree finds it.
+
+        Maximises Σ_k L_k²/W_L + Σ_k R_k²/W_R (L_k, R_k the weights of class k left and right
+        of the cut, W_L, W_R their sums), the split score of
+        :class:`prml14.trees.Gini`, over every feature and every position between distinct
+        values; ties go to the lowest feature, then the lowest threshold, as in the engine.
+        One gather of w per call; the class columns are that gather times cached masks, then
+        blocked prefix sums.
+
+        Parameters
+        ----------
+        y : ndarray of int of shape (n_samples,)
+            Class indices 0, ..., K − 1.
+        w : ndarray of shape (n_samples,)
+            Positive weights.
+        n_classes : int
+            K.
+
+        Returns
+        -------
+        feature : int or None
+            The feature j split on; None when no cut exists (every feature constant).
+        threshold : float
+            θ: x_j ≤ θ goes left (nan without a cut).
+        """
+        if self.n_samples < 2 or (self.invalid is not None and self.invalid.all()):
+            return None, np.nan
+        masks = self._class_masks(y, n_classes)
+        ws = np.take(np.append(w, 0.0), self.order_blocked, mode="clip")
+        total = np.bincount(y, w, minlength=n_classes)
+        # in place, in four buffers: score = Σ_k L_k², right = Σ_k (T_k − L_k)²
+        score, right = np.zeros_like(ws), np.zeros_like(ws)
+        L, R = np.empty_like(ws), np.empty_like(ws)
+        for k, mask in enumerate(masks):
+            self._accumulate(np.multiply(ws, mask, out=L))  # L_k at every cut
+            right += np.square(np.subtract(total[k], L, out=R), out=R)
+            score += np.square(L, out=L)
+        WL = self._accumulate(ws)  # the weight left of every cut
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score /= WL
+            right /= np.subtract(total.sum(), WL, out=WL)
+        score += right
+        score[self.excluded_positions] = -np.inf
+        j, k, best = self._first_extreme_blocked(score, 0.0, maximise=True)
+        if not best > -np.inf:
+            return None, np.nan
+        return j, float(self.thresholds[j, k])
+
+    @property
+    def excluded_positions(self):
+        """Positions that are no cut, blocked: between tied values, and from N − 1 on."""
+        if self._excluded is None:
+            invalid = np.zeros((self.order.shape[0], self.n_samples - 1), dtype=bool)
+            if self.invalid is not None:
+                invalid = self.invalid
+            B, (d, L) = self.block, self.order_blocked.shape[1:]
+            padded = np.ones((d, L * B), dtype=bool)
+            padded[:, : self.n_samples - 1] = invalid
+            self._excluded = np.ascontiguousarray(padded.reshape(d, L, B).transpose(2, 0, 1))
+        return self._excluded
+
+    def _class_masks(self, y, n_classes):
+        """The indicators I(y_n = k) in the blocked layout, cached for the same y."""
+        if self._y is None or not np.array_equal(self._y, y):
+            self._y = np.array(y)
+            ys = np.take(np.append(y, -1), self.order_blocked, mode="clip")
+            self._masks = [ys == k for k in range(n_classes)]
+        return self._masks
 
 
 class DecisionStump(ClassifierMixin, BaseEstimator):
