@@ -11,7 +11,7 @@ Regression with 100 fully grown trees on N = 50 000 training points in D = 10 di
 * fit with ``n_jobs=2`` as a speed-up over ``n_jobs=1`` for both libraries (goal for prml14:
   1.7×; scikit-learn's own ratio is shown beside it);
 * the peak memory of a fit at N = 10⁶ (``tracemalloc``, which sees numpy's buffers; a forest
-  of 4 trees of depth 12, so that the row takes well under a minute), as a multiple of the
+  of 2 trees of depth 8, so that the row takes well under a minute), as a multiple of the
   size of X and t;
 * permutation importance of the same fitted prml14 forest on 5 000 held-out points (D × 3
   permutations): :func:`prml14.permutation_importance` against
@@ -128,7 +128,7 @@ def run(n, d, n_trees, repeats):
     return rows
 
 
-def memory_row(n, d=10, n_trees=4, max_depth=12):
+def memory_row(n, d=10, n_trees=2, max_depth=8):
     """The peak memory of one forest fit at N = n (tracemalloc), and the fit's time."""
     X, t = data(n, d, seed=2)
     forest = RandomForestRegressor(n_trees, max_depth=max_depth, n_jobs=1, random_state=0)
