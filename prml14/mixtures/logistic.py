@@ -79,9 +79,9 @@ def _posterior(Phi, t, log_pi, W, size=8192):
             p /= np.add(q, 1.0, out=q)
             p *= pi[:, None]
             total = p.sum(axis=0)
-            with np.errstate(divide="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore"):  # 0/0: redone below
                 log_p[sl] = np.log(total)
-            gamma[sl] = (p / total).T
+                gamma[sl] = (p / total).T
             low = np.flatnonzero(~(total >= _PROBABILITY_FLOOR))
             if low.size == 0:
                 continue
