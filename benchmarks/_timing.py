@@ -2,6 +2,7 @@
 
 import statistics
 import time
+import tracemalloc
 
 import numpy as np
 
@@ -24,6 +25,21 @@ def median_time(function, repeats=3):
         result = function()
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
+
+
+def peak_memory(function):
+    """Wall-clock time of one call and the peak of the memory it allocated (``tracemalloc``,
+    which sees numpy's buffers but not memory that compiled code takes from malloc directly)."""
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    try:
+        start = time.perf_counter()
+        function()
+        seconds = time.perf_counter() - start
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return seconds, peak
 
 
 def row(task, size, prml14, reference=None, *, min_speedup=None, note=""):

@@ -5,10 +5,11 @@ side by side, single-threaded.
   ``sklearn.tree.DecisionTreeClassifier(criterion="entropy")``, without and with 20 % of the
   values missing (NaN: fractional weights against scikit-learn's one-side rule). C4.5 grows node
   by node (a Python loop over nodes and attributes, vectorised inside a node), so the goal is
-  modest: within 10× of scikit-learn's compiled tree.
+  modest: within 10× of scikit-learn's compiled tree. At its defaults (gain ratio) on continuous
+  data with ties (values rounded to 0.1) the goal is at most 2× scikit-learn's entropy tree.
 * ``DecisionTreeRegressor(criterion="absolute_error")`` against scikit-learn's: prml14's exact
   split search costs O(n log N) per feature and level (a wavelet matrix) in numpy, against
-  scikit-learn's O(n log n) per node with a Fenwick tree in Cython; goal: within 10×.
+  scikit-learn's O(n log n) per node with a Fenwick tree in Cython; goal: within 2×.
 * reduced-error pruning of a full-depth tree on a validation set (no scikit-learn counterpart;
   the reference column times predicting the validation set with the same tree).
 
@@ -69,6 +70,12 @@ def run(n, d, depth, repeats):
         lambda: C45Classifier(criterion="information_gain", max_depth=depth).fit(Xm, y), repeats
     )
     rows.append(("C4.5/ID3 fit, 20 % missing (NaN)", size, t_ours, t_ref, 10.0))
+    Xt = np.round(X, 1)  # continuous data with ties: about 80 distinct values per feature
+    t_ref, _ = timed(
+        lambda: SklearnClassifier(criterion="entropy", max_depth=depth).fit(Xt, y), repeats
+    )
+    t_ours, _ = timed(lambda: C45Classifier(max_depth=depth).fit(Xt, y), repeats)
+    rows.append(("C45Classifier fit, continuous data with ties", size, t_ours, t_ref, 2.0))
     t_ref, _ = timed(
         lambda: SklearnRegressor(criterion="absolute_error", max_depth=depth).fit(X, t), repeats
     )
@@ -76,7 +83,7 @@ def run(n, d, depth, repeats):
         lambda: DecisionTreeRegressor(criterion="absolute_error", max_depth=depth).fit(X, t),
         repeats,
     )
-    rows.append(("absolute-error tree fit", size, t_ours, t_ref, 10.0))
+    rows.append(("absolute-error tree fit", size, t_ours, t_ref, 2.0))
     full = DecisionTreeClassifier().fit(X, y)
     Xv, yv, _ = data(n, d, seed=1)
     t_ref, _ = timed(lambda: full.predict(Xv), repeats)
@@ -98,7 +105,7 @@ def benchmark(quick=False):
     the reference's time, i.e. a minimum speed-up of 1 / goal)."""
     n, d, depth, repeats = (2_000, 5, 6, 1) if quick else (20_000, 10, 8, 3)
     return [
-        _row(task, size, t_ours, t_ref, min_speedup=1 / goal, note=f"goal: at most {goal:.0f}x")
+        _row(task, size, t_ours, t_ref, min_speedup=1 / goal, note=f"goal: at most {goal:g}x")
         for task, size, t_ours, t_ref, goal in run(n, d, depth, repeats)
     ]
 
@@ -117,7 +124,7 @@ def main():
         ratio = t_ours / t_ref
         met = "yes" if ratio <= goal else "no"
         print(
-            f"| {task} | {size} | {t_ours:.3f} | {t_ref:.3f} | {ratio:.1f}× | ≤ {goal:.0f}× "
+            f"| {task} | {size} | {t_ours:.3f} | {t_ref:.3f} | {ratio:.1f}× | ≤ {goal:g}× "
             f"| {met} |"
         )
 

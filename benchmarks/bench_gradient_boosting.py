@@ -4,7 +4,7 @@ Regression on Friedman #1 with D = 10 features, trees of depth 3, learning rate 
 
 * N = 100 000, 100 trees: prml14's histogram mode (``splitter="histogram"``, 255 bins, binning
   included) against ``HistGradientBoostingRegressor`` (one thread, no early stopping) and
-  ``xgboost`` with ``tree_method="hist"`` (``nthread=1``); goal: at most 3× their time;
+  ``xgboost`` with ``tree_method="hist"`` (``nthread=1``); goal: at most 1.5× their time;
 * the exact finder (``splitter="exact"``) and the histogram mode against scikit-learn's
   ``GradientBoostingRegressor`` (which sorts every node anew): goals at least 3× and 20× faster.
   scikit-learn's exact boosting takes about a second per tree here, so this row times
@@ -29,7 +29,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
-from _timing import median_time, row, scaling_row, timed
+from _timing import median_time, peak_memory, row, scaling_row, timed
 from sklearn.datasets import make_friedman1
 from sklearn.ensemble import GradientBoostingRegressor as SklearnGB
 from sklearn.ensemble import HistGradientBoostingRegressor
@@ -67,7 +67,8 @@ def benchmark(quick=False):
     )
     t_hgb, _ = median_time(lambda: hgb.fit(X, y))
     rows.append(row("GBDT histogram fit vs HistGradientBoosting", size, t_hist, t_hgb,
-                    min_speedup=1 / 3, note="goal: at most 3x their time"))  # fmt: skip
+                    min_speedup=1 / 1.5, note="goal: at most 1.5x their time; depth-3 trees, "
+                    "no early stopping on either side"))  # fmt: skip
     size = f"N={n:,}, D=10, per tree ({exact_trees} trees)"
     t_exact, _ = median_time(lambda: ours("exact", exact_trees).fit(X, y), repeats=1)
     sk = SklearnGB(n_estimators=exact_trees, max_depth=3)
@@ -82,6 +83,15 @@ def benchmark(quick=False):
         Xm, ym = data(m, seed=1)
         seconds.append(timed(lambda Xm=Xm, ym=ym: ours("histogram", 20).fit(Xm, ym))[0])
     rows.append(scaling_row("GBDT histogram fit, 20 trees", sizes, seconds, 1.0))
+    big = 10**5 if quick else 10**6
+    Xb, yb = data(big, seed=2)
+    seconds, peak = peak_memory(lambda: ours("histogram", 5).fit(Xb, yb))
+    note = (
+        f"peak {peak / 2**20:.0f} MiB = {peak / (Xb.nbytes + yb.nbytes):.1f}× the data; "
+        "5 depth-3 trees (fit time with tracemalloc on)"
+    )
+    size = f"N={big:,}, D=10, 5 trees"
+    rows.append(row("peak memory (tracemalloc), GBDT histogram fit", size, seconds, note=note))
     return rows
 
 

@@ -235,7 +235,8 @@ def run(sizes, repeats):
 
 def benchmark(quick=False):
     """Rows for ``make bench`` (benchmarks/run.py): one EM iteration at N = 100 000 against
-    scikit-learn fitting the K weighted models it stands for (goal: at least as fast)."""
+    scikit-learn fitting the K weighted models it stands for (goal: at least as fast; for the
+    logistic mixture 1.5×, on CPUs with and without AVX-512)."""
     n = 10**4 if quick else 10**5
     with threadpool_limits(1):
         results = run((n,), repeats=3)
@@ -245,7 +246,7 @@ def benchmark(quick=False):
             f"N={n:,}, K={K}, M={D + 1}",
             seconds,
             sk_seconds,
-            min_speedup=1.0,
+            min_speedup=1.5 if kind == "logistic" else 1.0,
             note=f"{steps} Newton steps" if steps else "",
         )
         for kind, n, seconds, sk_seconds, _, _, steps, _ in results

@@ -938,3 +938,25 @@ def test_logistic_core_refusals_name_the_argument():
         expected_complete_data_log_likelihood_logistic(Phi, t, gamma[:, :2], pi, W)
     with pytest.raises(ValueError, match="gamma .* must have a positive sum"):
         m_step_logistic(Phi, t, np.zeros_like(gamma))
+
+
+@pytest.mark.equation("14.48")
+@pytest.mark.parametrize("scale", [1.0, 40.0, 3000.0])
+def test_logistic_responsibilities_in_probabilities_match_log_space(scale):
+    """The E-step works with σ(±a) and falls back to logarithms where Σ_k π_k p underflows
+    (scale 3000: margins beyond 700); both agree with the log-sum-exp of ln π + t a − ln(1 + e^a).
+    """
+    from prml14.mixtures import responsibilities_logistic
+
+    rng = np.random.default_rng(int(scale))
+    n = 9000  # more than one block of 8192 samples
+    Phi = np.column_stack([np.ones(n), rng.normal(size=(n, 2))])
+    t = (rng.uniform(size=n) < 0.5).astype(float)
+    W, pi = rng.normal(size=(3, 3)) * scale, np.array([0.5, 0.3, 0.2])
+    A = Phi @ W.T
+    log_joint = np.log(pi) + t[:, None] * A - np.logaddexp(0.0, A)
+    top = log_joint.max(axis=1, keepdims=True)
+    log_p = top[:, 0] + np.log(np.exp(log_joint - top).sum(axis=1))
+    gamma, log_lik = responsibilities_logistic(Phi, t, pi, W, return_log_likelihood=True)
+    np.testing.assert_allclose(gamma, np.exp(log_joint - log_p[:, None]), rtol=1e-9, atol=1e-13)
+    np.testing.assert_allclose(log_lik, log_p.sum(), rtol=1e-12)

@@ -149,3 +149,27 @@ def test_binary_only_learner_is_tagged():
 
     assert get_tags(AdaBoostClassifier()).classifier_tags.multi_class
     assert not get_tags(AdaBoostClassifier(DecisionStump())).classifier_tags.multi_class
+
+
+@pytest.mark.equation("B.8", "B.9")
+@pytest.mark.parametrize("k, ties", [(3, False), (3, True), (4, False)])
+def test_default_learner_cut_from_sorted_columns_is_the_engine_depth_one_tree(k, ties):
+    """The default K-class learner is cut from columns sorted once; it is the depth-1 tree the
+    engine grows (passed explicitly): same cuts, α, leaves and scores in every round."""
+    X, y = _classes(3000, k, seed=30 + k)  # more than 1024 points: the blocked prefix sums
+    if ties:
+        X = np.round(X, 1)
+    ours = AdaBoostClassifier(n_estimators=25).fit(X, y)
+    engine = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=25).fit(X, y)
+    assert len(ours.estimators_) == len(engine.estimators_) == 25
+    for a, b in zip(ours.estimators_, engine.estimators_, strict=True):
+        assert isinstance(a, DecisionTreeClassifier)
+        assert (a.tree_.feature[0], a.tree_.threshold[0]) == (
+            b.tree_.feature[0],
+            b.tree_.threshold[0],
+        )
+        np.testing.assert_allclose(a.tree_.value, b.tree_.value, rtol=1e-12)
+        np.testing.assert_array_equal(a.tree_.n_node_samples, b.tree_.n_node_samples)
+    np.testing.assert_array_equal(ours.estimator_weights_, engine.estimator_weights_)
+    np.testing.assert_array_equal(ours.predict(X), engine.predict(X))
+    np.testing.assert_allclose(ours.decision_function(X), engine.decision_function(X), atol=1e-12)

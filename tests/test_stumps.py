@@ -170,6 +170,53 @@ def test_blocked_prefix_sums_on_large_inputs(ties):
     np.testing.assert_allclose(columns.best_error_split(np.ones(n), np.ones(n))[3], 0.0)
 
 
+def dense_error_split(columns, v, tol):
+    """The error search of the previous release: every prefix sum in one (B, D, L) array, tied
+    positions masked in place, then the first extreme within the tie tolerance."""
+    C = columns._prefix_sums(v)
+    invalid = None if columns.valid_blocked is None else ~columns.valid_blocked
+    if invalid is not None:
+        np.copyto(C, np.inf, where=invalid)
+    low = columns._first_extreme_blocked(C, tol, maximise=False)
+    if invalid is not None:
+        np.copyto(C, -np.inf, where=invalid)
+    return low, columns._first_extreme_blocked(C, tol, maximise=True)
+
+
+@pytest.mark.equation("14.15")
+@pytest.mark.parametrize(
+    "n, kind", [(3001, "continuous"), (3001, "few ties"), (3001, "integers"), (700, "few ties")]
+)
+def test_one_pass_scan_gives_the_dense_prefix_sums_bit_for_bit(n, kind):
+    """The error criterion's scan (one gather per block position, running extremes, tie blocks
+    redone) finds the same extremes, positions and values as the dense prefix sums."""
+    rng = np.random.default_rng(n)
+    X = rng.normal(size=(n, 4))
+    if kind == "few ties":
+        X[rng.integers(n, size=40), rng.integers(4, size=40)] = 0.5  # tie blocks redone
+    elif kind == "integers":
+        X = np.round(X * 3)  # ties in most blocks: masked inside the scan
+    columns = SortedColumns(X)
+    assert (columns.tie_blocks is None) == (kind != "few ties")
+    assert (columns.valid_blocked is None) == (kind == "continuous")
+    t = np.where(X[:, 0] - X[:, 2] + rng.normal(size=n) > 0, 1.0, -1.0)
+    for _ in range(4):
+        w = rng.exponential(size=n)
+        w /= w.sum()
+        ve, offsets, low, high = columns._error_extremes(w * t)
+        tol = 1e-13 * float(np.sum(w))
+        ours = (
+            columns._first_in_block(ve, offsets, low, tol, maximise=False),
+            columns._first_in_block(ve, offsets, high, tol, maximise=True),
+        )
+        assert ours == dense_error_split(columns, w * t, tol)
+        # every block's extremes, not only the winning ones
+        C = columns._prefix_sums(w * t)
+        valid = True if columns.valid_blocked is None else columns.valid_blocked
+        np.testing.assert_array_equal(low, np.min(C, axis=0, where=valid, initial=np.inf))
+        np.testing.assert_array_equal(high, np.max(C, axis=0, where=valid, initial=-np.inf))
+
+
 def test_gini_stump_matches_sklearn_on_large_inputs():
     rng = np.random.default_rng(11)
     n = 2500  # large enough for the blocked prefix sums

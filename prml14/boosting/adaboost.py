@@ -153,6 +153,11 @@ def weighted_error(w, miss):
     total = float(np.sum(w))
     if not total > 0:
         raise ValueError(f"w must have a positive sum, got {total}")
+    return _weighted_error(w, miss, total)
+
+
+def _weighted_error(w, miss, total):
+    """(14.16) without checks, for arguments already validated (AdaBoost's rounds)."""
     return float(np.sum(w * miss)) / total
 
 
@@ -216,12 +221,17 @@ def update_weights(w, alpha, miss, *, log=False):
     """
     alpha = _check_alpha(alpha)
     w, miss = _mistakes(w, miss, log=log)
-    step = alpha * miss
     if log:
-        return w + step
+        return _update_log_weights(w, alpha, miss)
+    step = alpha * miss
     with np.errstate(over="ignore", invalid="ignore"):
         out = w * np.exp(step)
     return _finite(out, f"w exp(alpha I_n) overflows for alpha = {alpha:.4g}: use log=True")
+
+
+def _update_log_weights(log_w, alpha, miss):
+    """(14.18) in logarithms, ln w + α_m I_n, without checks (AdaBoost's rounds)."""
+    return log_w + alpha * miss
 
 
 def normalise_log_weights(log_w):
@@ -250,6 +260,11 @@ def normalise_log_weights(log_w):
         raise ValueError(
             "log_w must be non-empty, below +inf and finite for at least one n (a weight > 0)"
         )
+    return _normalise_log_weights(log_w, top)
+
+
+def _normalise_log_weights(log_w, top):
+    """:func:`normalise_log_weights` without checks: ``top`` is the finite max of log_w."""
     log_w = log_w - top
     w = np.exp(log_w)
     total = w.sum()

@@ -8,7 +8,8 @@ the sign (14.19) of the additive model (14.21). Its default weak learner for two
 :class:`prml14.boosting.stump_estimators.DecisionStump`, fitted on columns sorted once for all
 rounds. For K > 2 classes it runs SAMME (Zhu, Zou, Rosset and Hastie, 2009): the classifier weight
 (B.8) and the class scores (B.9), with a depth-1 :class:`prml14.trees.DecisionTreeClassifier` as
-default learner (the stump is a two-class learner: it outputs ±1).
+default learner (the stump is a two-class learner: it outputs ±1), cut like the stumps from columns
+sorted once (:meth:`SortedColumns.best_class_split`): the tree the engine would grow.
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ from sklearn.utils.validation import (
 from .._equations import implements
 from .._numerics import expit, softmax
 from .._validation import binary_targets, check_sample_weight, random_state_params
-from ..trees import DecisionTreeClassifier
+from ..trees import DecisionTreeClassifier, Gini, Tree
 from .adaboost import (
+    _normalise_log_weights,
+    _update_log_weights,
+    _weighted_error,
     normalise_log_weights,
     samme_classifier_weight,
     samme_scores,
-    update_weights,
-    weighted_error,
 )
 from .stump_estimators import DecisionStump, SortedColumns
 
@@ -47,6 +49,45 @@ __all__ = ["AdaBoostClassifier"]
 #: weighted error exactly ½, so when no better learner exists (e.g. constant features) only
 #: rounding decides on which side of ½ ε_m lands, and α_m would be a meaningless ~1e-16.
 _CHANCE_TOLERANCE = 1e-12
+
+
+def _fit_class_stump(learner, columns, X, y, w, n_classes):
+    """Fit the default K-class learner, a depth-1 :class:`~prml14.trees.DecisionTreeClassifier`,
+    from columns sorted once (:meth:`SortedColumns.best_class_split`) instead of growing it
+    anew: the same cut as the engine's depth-1 tree, leaves with the class proportions of
+    their points. Returns the learner and its predictions y_m(x_n) on X."""
+    feature, threshold = columns.best_class_split(y, w, n_classes)
+    criterion = Gini(n_classes)
+    total = np.bincount(y, w, minlength=n_classes)
+    if feature is None:  # no cut: one leaf
+        sums, counts, go_left = total[:, None], np.array([len(y)]), None
+        shape = ([-1], [-1], [-2], [-2.0], [0])
+    else:
+        go_left = X[:, feature] <= threshold
+        left = np.bincount(y[go_left], w[go_left], minlength=n_classes)
+        right = np.bincount(y[~go_left], w[~go_left], minlength=n_classes)
+        sums = np.column_stack([total, left, right])
+        n_left = int(np.count_nonzero(go_left))
+        counts = np.array([len(y), n_left, len(y) - n_left])
+        shape = ([1, -1, -1], [2, -1, -1], [feature, -2, -2], [threshold, -2.0, -2.0], [0, 1, 1])
+    left_ids, right_ids, features, thresholds, depth = (np.array(a) for a in shape)
+    tree = Tree(
+        left_ids.astype(np.intp),
+        right_ids.astype(np.intp),
+        features.astype(np.intp),
+        thresholds.astype(float),
+        criterion.node_value(sums),
+        criterion.node_impurity(sums),
+        counts.astype(np.intp),
+        criterion.node_weight(sums),
+        depth.astype(np.intp),
+    )
+    learner.classes_, learner.n_features_in_ = np.arange(n_classes), X.shape[1]
+    learner._finish_fit(tree)
+    leaf_class = np.argmax(tree.value, axis=1)
+    if go_left is None:
+        return learner, np.full(len(y), leaf_class[0], dtype=float)
+    return learner, np.where(go_left, leaf_class[1], leaf_class[2]).astype(float)
 
 
 def _reseed(estimator, rng):
@@ -188,7 +229,11 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         w, log_w = normalise_log_weights(np.log(w))
         rng = check_random_state(self.random_state)
         stumps = type(template) is DecisionStump and n_classes == 2
-        columns = SortedColumns(X) if stumps else None
+        # the default K-class learner, a depth-1 tree, is cut from the same sorted columns
+        class_stumps = self.estimator is None and n_classes > 2
+        columns = SortedColumns(X) if stumps or class_stumps else None
+        if columns is not None:  # the stumps read one column per round: contiguous columns
+            X = np.asfortranarray(X)
 
         learners, alphas, errors, history = [], [], [], []
         self.stop_reason_ = "n_estimators"
@@ -215,7 +260,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             if eps == 0:
                 self.stop_reason_ = "perfect"
                 break
-            w, log_w = normalise_log_weights(log_w)
+            w, log_w = _normalise_log_weights(log_w, np.max(log_w))  # log_w is finite
 
         self.estimators_ = learners
         self.estimator_weights_ = np.array(alphas)
@@ -242,7 +287,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         template : classifier
             The unfitted weak learner; cloned, re-seeded from ``rng`` and fitted.
         columns : SortedColumns or None
-            X sorted once, for :class:`DecisionStump` learners (None for any other learner).
+            X sorted once, for :class:`DecisionStump` learners and the default K-class depth-1
+            trees (None for any other learner).
         rng : RandomState
         alpha_sum : float
             Σ_{l<m} α_l, for the weight of a perfect learner.
@@ -260,7 +306,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             ln w^{(m+1)} before normalisation (14.18).
         """
         learner = _reseed(clone(template), rng)
-        if columns is not None:
+        if columns is not None and n_classes > 2:
+            learner, y_m = _fit_class_stump(learner, columns, X, t, w, n_classes)
+        elif columns is not None:
             learner.classes_, learner.n_features_in_ = np.array([-1.0, 1.0]), X.shape[1]
             learner._fit_sorted(columns, t, w)
             y_m = learner._decision(X)
@@ -268,14 +316,14 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             learner.fit(X, t, sample_weight=w)
             y_m = np.asarray(learner.predict(X), dtype=float)
         miss = y_m != t
-        eps = weighted_error(w, miss)  # (14.16), from (14.15)
+        eps = _weighted_error(w, miss, float(np.sum(w)))  # (14.16), from (14.15), unchecked
         if eps >= 1.0 - 1.0 / n_classes - _CHANCE_TOLERANCE:
             return None, None, eps, log_w
         if eps == 0:
             return learner, 1.0 + alpha_sum, eps, log_w
         # (14.17) plus ln(K − 1), which is 0.0 exactly for K = 2: (B.8)
         alpha = float(samme_classifier_weight(eps, n_classes))
-        return learner, alpha, eps, update_weights(log_w, alpha, miss, log=True)  # (14.18)
+        return learner, alpha, eps, _update_log_weights(log_w, alpha, miss)  # (14.18)
 
     # --- prediction -----------------------------------------------------------------------
 

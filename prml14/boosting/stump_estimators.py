@@ -94,69 +94,154 @@ class SortedColumns:
         self.near_tie = ~(hi32 > lo32 + _SKLEARN_FEATURE_THRESHOLD)  # in float32, as sklearn
         self._t = None
         self._t_sorted = None
+        self._y = None
+        self._excluded = None
         self._block_layout()
 
     def _block_layout(self):
         """The sort order rearranged for blocked prefix sums (see :meth:`_prefix_sums`).
 
-        Sorted position p = l·B + b of feature d goes to ``order_blocked[d, b, l]``; the positions
+        Sorted position p = l·B + b of feature d goes to ``order_blocked[b, d, l]``; the positions
         beyond N − 1 (padding up to a multiple of B) point at index N, a zero weight. A prefix sum
-        over this layout is B − 1 vectorised adds plus a cumulative sum of length N/B, about three
-        times faster than ``np.cumsum`` along each sorted column.
+        over this layout is B − 1 vectorised adds of contiguous (D, L) slices plus a cumulative
+        sum of length L = N/B, about three times faster than ``np.cumsum`` along each sorted
+        column.
         """
         n, d = self.n_samples, self.order.shape[0]
         B = _BLOCK if n >= 64 * _BLOCK else 1
         L = -(-n // B)
-        padded = np.full((d, L * B), n, dtype=self.order.dtype)
-        padded[:, :n] = self.order
         self.block = B
-        self.order_blocked = np.ascontiguousarray(padded.reshape(d, L, B).transpose(0, 2, 1))
-        excluded = np.ones((d, L * B), dtype=bool)  # positions ≥ N − 1: all points on the left
-        excluded[:, : n - 1] = self.near_tie  # the gini mode's candidates are sklearn's
-        self.excluded_blocked = np.ascontiguousarray(excluded.reshape(d, L, B).transpose(0, 2, 1))
-        if self.invalid is None:
-            self.invalid_blocked = None
-        else:
-            inv = np.zeros((d, L * B), dtype=bool)
-            inv[:, : n - 1] = self.invalid
-            self.invalid_blocked = np.ascontiguousarray(inv.reshape(d, L, B).transpose(0, 2, 1))
+
+        def blocked(values, fill, dtype):
+            padded = np.full((d, L * B), fill, dtype=dtype)
+            padded[:, : values.shape[1]] = values
+            return np.ascontiguousarray(padded.reshape(d, L, B).transpose(2, 0, 1))
+
+        self.order_blocked = blocked(self.order, n, self.order.dtype)
+        # positions ≥ N − 1: all points on the left; the gini mode's candidates are sklearn's
+        self.excluded_blocked = blocked(self.near_tie, True, bool)
+        # the candidates of the error criterion: every position but those between tied values
+        self.valid_blocked = None if self.invalid is None else blocked(~self.invalid, True, bool)
+        # few blocks with ties (continuous data): their extremes are redone after the fast scan
+        self.tie_blocks = None
+        if self.valid_blocked is not None:
+            has_tie = ~self.valid_blocked.all(axis=0)  # (D, L)
+            if np.count_nonzero(has_tie) <= has_tie.size // 8:
+                self.tie_blocks = np.nonzero(has_tie)
 
     def _prefix_sums(self, v):
-        """P[d, b, l] = Σ_{q ≤ l·B + b} v[order[d, q]]: every sorted column's cumulative sum."""
-        return self._accumulate(np.append(v, 0.0)[self.order_blocked])
+        """P[b, d, l] = Σ_{q ≤ l·B + b} v[order[d, q]]: every sorted column's cumulative sum."""
+        return self._accumulate(np.take(np.append(v, 0.0), self.order_blocked, mode="clip"))
 
     def _accumulate(self, P):
-        """In place: turn values in the blocked layout (D, B, L) into their prefix sums."""
-        B = self.block
-        for b in range(1, B):  # prefix within each block of B consecutive sorted positions
-            P[:, b] += P[:, b - 1]
-        totals = np.cumsum(P[:, B - 1], axis=1)  # prefix over the blocks
-        P[:, :, 1:] += totals[:, None, :-1]
+        """In place: turn values in the blocked layout (B, D, L) into their prefix sums."""
+        for b in range(1, self.block):  # prefix within each block of B consecutive positions
+            P[b] += P[b - 1]
+        totals = np.cumsum(P[-1], axis=1)  # prefix over the blocks
+        P[:, :, 1:] += totals[:, :-1]
         return P
 
     def _first_extreme_blocked(self, P, tol, maximise):
         """(feature, sorted position, value) of the first candidate within tol of the extreme."""
-        flat = P.reshape(P.shape[0], -1)
-        rows = flat.max(axis=1) if maximise else flat.min(axis=1)
+        rows = P.max(axis=(0, 2)) if maximise else P.min(axis=(0, 2))
         if maximise:
             target = rows.max() - tol
             j = int(np.argmax(rows >= target))
-            b, blk = np.nonzero(P[j] >= target)
+            b, blk = np.nonzero(P[:, j] >= target)
         else:
             target = rows.min() + tol
             j = int(np.argmax(rows <= target))
-            b, blk = np.nonzero(P[j] <= target)
+            b, blk = np.nonzero(P[:, j] <= target)
         positions = blk * self.block + b
         i = int(np.argmin(positions))
-        return j, int(positions[i]), float(P[j, b[i], blk[i]])
+        return j, int(positions[i]), float(P[b[i], j, blk[i]])
+
+    def _error_extremes(self, v):
+        """The smallest and the largest prefix sum C of v over the candidate positions.
+
+        One pass over the blocked layout, one block position b at a time: gather v at b (one
+        (D, L) slice of the sort order), add it to the running within-block prefix, and keep the
+        running minimum and maximum of each block; tied positions are skipped. Only the block
+        sums then go through a cumulative sum: adding a block's offset is monotone, so the
+        block's extreme plus its offset is the extreme of the full prefix sums there, and only
+        the winning block is summed again. The values are those of :meth:`_prefix_sums`, bit
+        for bit, without ever holding the (B, D, L) array.
+
+        Returns
+        -------
+        ve : ndarray of shape (n_samples + 1,)
+            v with the padding's zero appended.
+        offsets : ndarray of shape (D, L)
+            The prefix sums at the ends of the blocks.
+        low, high : ndarray of shape (D, L)
+            Each block's smallest and largest prefix sum over its candidate positions (±inf
+            for a block without one).
+        """
+        order, valid = self.order_blocked, self.valid_blocked
+        if self.tie_blocks is not None:
+            valid = None  # the few blocks with ties are redone below
+        ve = np.append(v, 0.0)
+        run = np.take(ve, order[0], mode="clip")  # the within-block prefix at b (D, L)
+        if valid is None:
+            low, high = run.copy(), run.copy()
+        else:
+            low, high = np.where(valid[0], run, np.inf), np.where(valid[0], run, -np.inf)
+        g = np.empty_like(run)
+        for b in range(1, self.block):
+            np.take(ve, order[b], out=g, mode="clip")  # no bounds checks: twice as fast
+            run += g
+            if valid is None:
+                np.minimum(low, run, out=low)
+                np.maximum(high, run, out=high)
+            else:
+                np.minimum(low, run, out=low, where=valid[b])
+                np.maximum(high, run, out=high, where=valid[b])
+        if self.tie_blocks is not None:
+            d, blk = self.tie_blocks
+            C = np.cumsum(ve[order[:, d, blk]], axis=0)  # (B, n_blocks): the same sums
+            keep = self.valid_blocked[:, d, blk]
+            low[d, blk] = np.where(keep, C, np.inf).min(axis=0)
+            high[d, blk] = np.where(keep, C, -np.inf).max(axis=0)
+        offsets = np.cumsum(run, axis=1)  # run holds the block totals
+        low[:, 1:] += offsets[:, :-1]
+        high[:, 1:] += offsets[:, :-1]
+        return ve, offsets, low, high
+
+    def _first_in_block(self, ve, offsets, extremes, tol, maximise):
+        """(feature, position, value) of the first candidate within tol of the extreme, from
+        the block extremes of :meth:`_error_extremes` (only the winning block is re-summed)."""
+        rows = extremes.max(axis=1) if maximise else extremes.min(axis=1)
+        if maximise:
+            target = rows.max() - tol
+            j = int(np.argmax(rows >= target))
+            blk = int(np.argmax(extremes[j] >= target))
+        else:
+            target = rows.min() + tol
+            j = int(np.argmax(rows <= target))
+            blk = int(np.argmax(extremes[j] <= target))
+        C = np.cumsum(ve[self.order_blocked[:, j, blk]])  # the block's prefix, as in the scan
+        if blk > 0:
+            C += offsets[j, blk - 1]
+        if self.valid_blocked is not None:
+            C[~self.valid_blocked[:, j, blk]] = -np.inf if maximise else np.inf
+        b = int(np.argmax(C >= target) if maximise else np.argmax(C <= target))
+        return j, blk * self.block + b, float(C[b])
+
+    def _targets(self, t):
+        """Cached for the targets t (AdaBoost passes the same t every round): the indices of the
+        positive and of the negative points, and t in the blocked layout (made when the gini
+        mode first asks for it)."""
+        if self._t is None or not np.array_equal(self._t, t):  # O(N), a round is O(N D)
+            self._t = np.array(t, dtype=float)
+            self._signs = (np.flatnonzero(self._t > 0), np.flatnonzero(self._t < 0))
+            self._t_sorted = None
+        return self._signs
 
     def _sorted_targets(self, t):
         """t in the blocked layout, cached: AdaBoost passes the same t every round."""
-        if self._t is None or not np.array_equal(self._t, t):  # O(N), the gather is O(N D)
-            self._t, self._t_sorted = (
-                np.array(t, dtype=float),
-                np.append(t, 0.0)[self.order_blocked],
-            )
+        self._targets(t)
+        if self._t_sorted is None:
+            self._t_sorted = np.take(np.append(t, 0.0), self.order_blocked, mode="clip")
         return self._t_sorted
 
     @implements("14.15")
@@ -182,8 +267,9 @@ class SortedColumns:
             The minimal weighted error (computed from cumulative sums).
         """
         v = w * t
-        w_pos = float(np.sum(w[t > 0]))
-        w_neg = float(np.sum(w[t < 0]))
+        positive, negative = self._targets(t)
+        w_pos = float(np.sum(w[positive]))  # the sums of w[t > 0] and w[t < 0], bit for bit
+        w_neg = float(np.sum(w[negative]))
         # constant classifiers: +1 everywhere errs on the negatives, −1 on the positives
         best = (
             (0, -np.inf, (1.0, 1.0), w_neg)
@@ -196,16 +282,11 @@ class SortedColumns:
             return best
         # C[d, p]: sum of v over the p + 1 smallest values of feature d. Positions p ≥ N − 1 put
         # every point on the left, i.e. they are the constant classifiers, already in `best`.
-        # Positions between tied values are no split: in place, +inf hides them from the
-        # minimum, then −inf from the maximum (their values are not needed otherwise).
-        C = self._prefix_sums(v)
+        # Positions between tied values are no split: they are left out of both extremes.
         tol = _TIE_TOLERANCE * (w_pos + w_neg)
-        if self.invalid_blocked is not None:
-            np.copyto(C, np.inf, where=self.invalid_blocked)
-        j_min, k_min, c_min = self._first_extreme_blocked(C, tol, maximise=False)
-        if self.invalid_blocked is not None:
-            np.copyto(C, -np.inf, where=self.invalid_blocked)
-        j_max, k_max, c_max = self._first_extreme_blocked(C, tol, maximise=True)
+        ve, offsets, low, high = self._error_extremes(v)
+        j_min, k_min, c_min = self._first_in_block(ve, offsets, low, tol, maximise=False)
+        j_max, k_max, c_max = self._first_in_block(ve, offsets, high, tol, maximise=True)
         J_plus, J_minus = c_min + w_neg, w_pos - c_max
         if J_plus <= J_minus + tol:
             j, k, J, leaves = j_min, k_min, J_plus, (-1.0, 1.0)
@@ -242,7 +323,7 @@ class SortedColumns:
         w_pos, w_neg = 0.5 * (W + V), 0.5 * (W - V)
         if self.n_samples < 2 or min(w_pos, w_neg) <= 0:  # one sample or a pure node: a leaf
             return constant
-        ws = np.append(w, 0.0)[self.order_blocked]  # blocked layout, see _block_layout
+        ws = np.take(np.append(w, 0.0), self.order_blocked, mode="clip")  # see _block_layout
         vs = ws * self._sorted_targets(t)
         WL = self._accumulate(ws)
         VL = self._accumulate(vs)
@@ -268,12 +349,82 @@ class SortedColumns:
         j, k, best_score = self._first_extreme_blocked(score, _TIE_TOLERANCE * W, maximise=True)
         if not np.isfinite(best_score):
             return constant
-        vl = VL[j, k % self.block, k // self.block]
+        vl = VL[k % self.block, j, k // self.block]
         vr = V - vl
         leaves = (1.0 if vl > 0 else -1.0, 1.0 if vr > 0 else -1.0)
         # weighted error: in each leaf the minority weight (W_leaf − |V_leaf|)/2
         J = 0.5 * (W - abs(vl) - abs(vr))
         return j, float(self.thresholds[j, k]), leaves, float(J)
+
+    def best_class_split(self, y, w, n_classes):
+        """The depth-1 Gini split of K classes, as the tree engine's depth-1 tree finds it.
+
+        Maximises Σ_k L_k²/W_L + Σ_k R_k²/W_R (L_k, R_k the weights of class k left and right
+        of the cut, W_L, W_R their sums), the split score of
+        :class:`prml14.trees.Gini`, over every feature and every position between distinct
+        values; ties go to the lowest feature, then the lowest threshold, as in the engine.
+        One gather of w per call; the class columns are that gather times cached masks, then
+        blocked prefix sums.
+
+        Parameters
+        ----------
+        y : ndarray of int of shape (n_samples,)
+            Class indices 0, ..., K − 1.
+        w : ndarray of shape (n_samples,)
+            Positive weights.
+        n_classes : int
+            K.
+
+        Returns
+        -------
+        feature : int or None
+            The feature j split on; None when no cut exists (every feature constant).
+        threshold : float
+            θ: x_j ≤ θ goes left (nan without a cut).
+        """
+        if self.n_samples < 2 or (self.invalid is not None and self.invalid.all()):
+            return None, np.nan
+        masks = self._class_masks(y, n_classes)
+        ws = np.take(np.append(w, 0.0), self.order_blocked, mode="clip")
+        total = np.bincount(y, w, minlength=n_classes)
+        # in place, in four buffers: score = Σ_k L_k², right = Σ_k (T_k − L_k)²
+        score, right = np.zeros_like(ws), np.zeros_like(ws)
+        L, R = np.empty_like(ws), np.empty_like(ws)
+        for k, mask in enumerate(masks):
+            self._accumulate(np.multiply(ws, mask, out=L))  # L_k at every cut
+            right += np.square(np.subtract(total[k], L, out=R), out=R)
+            score += np.square(L, out=L)
+        WL = self._accumulate(ws)  # the weight left of every cut
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score /= WL
+            right /= np.subtract(total.sum(), WL, out=WL)
+        score += right
+        score[self.excluded_positions] = -np.inf
+        j, k, best = self._first_extreme_blocked(score, 0.0, maximise=True)
+        if not best > -np.inf:
+            return None, np.nan
+        return j, float(self.thresholds[j, k])
+
+    @property
+    def excluded_positions(self):
+        """Positions that are no cut, blocked: between tied values, and from N − 1 on."""
+        if self._excluded is None:
+            invalid = np.zeros((self.order.shape[0], self.n_samples - 1), dtype=bool)
+            if self.invalid is not None:
+                invalid = self.invalid
+            B, (d, L) = self.block, self.order_blocked.shape[1:]
+            padded = np.ones((d, L * B), dtype=bool)
+            padded[:, : self.n_samples - 1] = invalid
+            self._excluded = np.ascontiguousarray(padded.reshape(d, L, B).transpose(2, 0, 1))
+        return self._excluded
+
+    def _class_masks(self, y, n_classes):
+        """The indicators I(y_n = k) in the blocked layout, cached for the same y."""
+        if self._y is None or not np.array_equal(self._y, y):
+            self._y = np.array(y)
+            ys = np.take(np.append(y, -1), self.order_blocked, mode="clip")
+            self._masks = [ys == k for k in range(n_classes)]
+        return self._masks
 
 
 class DecisionStump(ClassifierMixin, BaseEstimator):

@@ -51,8 +51,18 @@ def _log_joint(Phi, t, pi, W):
 def _posterior(Phi, t, log_pi, W, size=8192):
     """normalise_log(ln π_k + ln p(t_n | k)) computed block by block, components first inside a
     block (reductions over K along contiguous rows; small work arrays reused, no (N, K)
-    temporaries): the responsibilities (14.48) and ln p(t_n | θ)."""
+    temporaries): the responsibilities (14.48) and ln p(t_n | θ).
+
+    For labels t ∈ {0, 1} the block is computed with probabilities: p(t_n | k) = σ(±a_nk) from
+    one exponential q = e^{−|a|} per entry, γ = π_k p / Σ_j π_j p and one logarithm per sample,
+    instead of a softplus (an exponential and a log1p per entry) and a second exponential.
+    Without AVX-512, numpy evaluates float64 exponentials and logarithms one at a time, so
+    these dominate the E-step. A sample whose Σ_k π_k p(t_n | k) falls below 1e-280 (where
+    the probabilities lose digits to underflow) is redone in logarithms.
+    """
     gamma, log_p = np.empty((len(t), len(W))), np.empty(len(t))
+    binary = bool(np.all((t == 0) | (t == 1)))
+    pi = np.exp(log_pi)
     work = {}
     for start in range(0, len(t), size):
         sl = slice(start, start + size)
@@ -61,6 +71,23 @@ def _posterior(Phi, t, log_pi, W, size=8192):
             work[len(t_b)] = (np.empty((len(W), len(t_b))), np.empty((len(W), len(t_b))))
         out, scratch = work[len(t_b)]
         A = W @ Phi_b.T
+        if binary:
+            # p = σ(s a) with s = 2t − 1: 1/(1 + q) where s a ≥ 0, q/(1 + q) elsewhere
+            np.multiply(A, 2.0 * t_b - 1.0, out=scratch)  # s a
+            q = np.exp(np.negative(np.abs(scratch, out=out), out=out), out=out)
+            p = np.where(scratch >= 0, 1.0, q)
+            p /= np.add(q, 1.0, out=q)
+            p *= pi[:, None]
+            total = p.sum(axis=0)
+            with np.errstate(divide="ignore", invalid="ignore"):  # 0/0: redone below
+                log_p[sl] = np.log(total)
+                gamma[sl] = (p / total).T
+            low = np.flatnonzero(~(total >= _PROBABILITY_FLOOR))
+            if low.size == 0:
+                continue
+            A, t_b = A[:, low], t_b[low]  # redone in logarithms below
+            out, scratch = np.empty_like(A), np.empty_like(A)
+            sl = start + low
         _softplus_into(A, out, scratch)
         A *= t_b  # t a − ln(1 + e^a) = t ln σ(a) + (1 − t) ln σ(−a)
         A -= out
@@ -73,6 +100,10 @@ def _posterior(Phi, t, log_pi, W, size=8192):
         with np.errstate(divide="ignore"):
             log_p[sl] = m + np.log(total)
     return gamma, log_p
+
+
+#: Below this, Σ_k π_k p(t_n | k) is redone in logarithms (underflow would cost digits).
+_PROBABILITY_FLOOR = 1e-280
 
 
 def logistic_component_log_probs(Phi, t, W):
