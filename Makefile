@@ -4,6 +4,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# The vendored MathJax (see its rule below); defined here, before the rules that need it.
+MATHJAX_STAMP := $(VENV)/.mathjax-stamp
+MATHJAX := _vendor/_static/mathjax/tex-mml-chtml.js
 export PATH := $(abspath $(BIN)):$(PATH)
 # Single-threaded BLAS keeps timings and floating-point results reproducible across machines.
 export OMP_NUM_THREADS ?= 1
@@ -69,8 +72,6 @@ book-check: $(STAMP) $(MATHJAX)
 # under _static itself on every page. Copied: the combined tex-mml-chtml.js that _config.yml's
 # mathjax_path names, and the components and fonts it loads on demand (TeX extensions, CHTML
 # fonts, menu, accessibility, speech rules).
-MATHJAX_STAMP := $(VENV)/.mathjax-stamp
-MATHJAX := _vendor/_static/mathjax/tex-mml-chtml.js
 $(MATHJAX_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet 'django-static-mathjax==3.2.2.1'
 	touch $(MATHJAX_STAMP)

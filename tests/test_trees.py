@@ -343,7 +343,7 @@ def test_bad_hyper_parameters():
     with pytest.raises(ValueError, match="min_samples_leaf"):
         DecisionTreeRegressor(min_samples_leaf=0).fit(X, t)
     with pytest.raises(ValueError, match="criterion"):
-        DecisionTreeClassifier(criterion="log_loss").fit(X, t > 0)
+        DecisionTreeClassifier(criterion="information").fit(X, t > 0)
     with pytest.raises(ValueError, match="max_features must be <= n_features"):
         DecisionTreeRegressor(max_features=10).fit(X, t)
     with pytest.raises(

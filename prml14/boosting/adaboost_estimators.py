@@ -9,7 +9,8 @@ the sign (14.19) of the additive model (14.21). Its default weak learner for two
 rounds. For K > 2 classes it runs SAMME (Zhu, Zou, Rosset and Hastie, 2009): the classifier weight
 (B.8) and the class scores (B.9), with a depth-1 :class:`prml14.trees.DecisionTreeClassifier` as
 default learner (the stump is a two-class learner: it outputs ±1), cut like the stumps from columns
-sorted once (:meth:`SortedColumns.best_class_split`): the tree the engine would grow.
+sorted once (:meth:`~prml14.boosting.stump_estimators.SortedColumns.best_class_split`): the tree
+the engine would grow.
 """
 
 from __future__ import annotations
@@ -53,9 +54,9 @@ _CHANCE_TOLERANCE = 1e-12
 
 def _fit_class_stump(learner, columns, X, y, w, n_classes):
     """Fit the default K-class learner, a depth-1 :class:`~prml14.trees.DecisionTreeClassifier`,
-    from columns sorted once (:meth:`SortedColumns.best_class_split`) instead of growing it
-    anew: the same cut as the engine's depth-1 tree, leaves with the class proportions of
-    their points. Returns the learner and its predictions y_m(x_n) on X."""
+    from columns sorted once (``SortedColumns.best_class_split``) instead of growing it anew:
+    the same cut as the engine's depth-1 tree, leaves with the class proportions of their
+    points. Returns the learner and its predictions y_m(x_n) on X."""
     feature, threshold = columns.best_class_split(y, w, n_classes)
     criterion = Gini(n_classes)
     total = np.bincount(y, w, minlength=n_classes)
@@ -83,7 +84,7 @@ def _fit_class_stump(learner, columns, X, y, w, n_classes):
         depth.astype(np.intp),
     )
     learner.classes_, learner.n_features_in_ = np.arange(n_classes), X.shape[1]
-    learner._finish_fit(tree)
+    learner._finish_fit(tree, 1.0)  # the weights were not rescaled
     leaf_class = np.argmax(tree.value, axis=1)
     if go_left is None:
         return learner, np.full(len(y), leaf_class[0], dtype=float)

@@ -210,8 +210,8 @@ class _BaseTree(BaseEstimator):
         Returns
         -------
         dict with keys
-            ``ccp_lambdas`` : ndarray, the breakpoints λ (PRML units: C(T) = Σ_τ N_τQ_τ + λ|T|),
-            one per pruning step, starting with 0; ``costs`` : ndarray, Σ_τ N_τQ_τ of the
+            ``ccp_lambdas`` : ndarray, the breakpoints λ (PRML units: ``C(T) = Σ_τ N_τQ_τ +
+            λ|T|``), one per pruning step, starting with 0; ``costs`` : ndarray, Σ_τ N_τQ_τ of the
             subtree optimal from that λ on; ``n_leaves`` : ndarray, its number of leaves.
         """
         est = self.__class__(**{**self.get_params(), "ccp_lambda": 0.0})
@@ -256,8 +256,8 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         among the features that have a valid cut in the node.
     ccp_lambda : float >= 0, default=0.0
         Complexity parameter λ of (14.31); 0 means no pruning. Named apart from scikit-learn's
-        ``ccp_alpha`` on purpose: λ multiplies |T| in C(T) = Σ_τ N_τ Q_τ + λ|T| with N_τ Q_τ
-        summed over samples, α in scikit-learn's per-sample cost, so
+        ``ccp_alpha`` on purpose: λ multiplies ``|T|`` in ``C(T) = Σ_τ N_τ Q_τ + λ|T|`` with N_τ
+        Q_τ summed over samples, α in scikit-learn's per-sample cost, so
         ``ccp_lambda = N * ccp_alpha`` with N the total sample weight (the number of samples
         for unit weights).
     random_state : int, RandomState or None, default=None

@@ -19,8 +19,8 @@ criterion                    statistics of sample n      node impurity N_τ Q_τ
 
 :class:`AbsoluteError` is the one criterion whose node quantities are not sums of per-sample
 statistics: it sets ``sample_based = True``, and the exact finder then asks it for the node
-"sums" (W, ỹ_τ, Σ w |t − ỹ_τ|) of segments of samples (``segment_sums``) and for the costs of all
-cuts (``segment_split_scores``, :mod:`prml14.trees.absolute`) instead of cumulative sums.
+"sums" (W, ỹ_τ, Σ w abs(t − ỹ_τ)) of segments of samples (``segment_sums``) and for the costs of
+all cuts (``segment_split_scores``, :mod:`prml14.trees.absolute`) instead of cumulative sums.
 
 The squared error is the special case g = −w t, h = w, λ = γ = 0 of the second-order
 criterion: −½ G²/H = −½ (Σ w t)²/Σ w differs from ½ × (14.30) by ½ Σ w t², a constant of the
