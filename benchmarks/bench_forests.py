@@ -5,8 +5,8 @@ Regression with 100 fully grown trees on N = 50 000 training points in D = 10 di
 
 * fit with scikit-learn's default ``max_features=1.0`` (bagged trees) — the goal: no slower
   than ``sklearn.ensemble.RandomForestRegressor(n_jobs=1)`` — and, for information, with
-  ``max_features="sqrt"`` (our exact split finder scores every feature of a node before it
-  draws k of them, so it saves nothing, whereas scikit-learn's scans only the drawn ones);
+  ``max_features="sqrt"`` (both finders score only the k features drawn at a node; ours
+  still re-partitions the sorted orders of all D features at every level);
 * predict (goal: no slower);
 * fit with ``n_jobs=2`` (joblib threads), as a speed-up over ``n_jobs=1`` for both libraries;
 * permutation importance of the same fitted prml14 forest on 5 000 held-out points (D × 3
