@@ -4,9 +4,10 @@ The growth is vectorised and goes *level by level*: each feature is sorted once;
 one depth are scored at once with running sums inside each node's contiguous segment of the
 sorted orders (one cumulative sum per statistic and feature); the best cuts are made and the
 orders are stably re-partitioned, so that every child is again a contiguous segment. Samples
-that reach a leaf leave the working arrays, so deep levels are cheap. With ``max_features`` = k < D, the k
-features of every node are drawn first and only they are scored (k/D of the running sums). Thresholds are midpoints
-between consecutive distinct values; ``x <= threshold`` goes left.
+that reach a leaf leave the working arrays, so deep levels are cheap. Thresholds are midpoints
+between consecutive distinct values; ``x <= threshold`` goes left. With ``max_features`` = k < D
+the k features of every node are drawn first and only they are scored (k/D of the running sums);
+the re-partition still moves the orders of all D features.
 """
 
 from __future__ import annotations
