@@ -249,8 +249,9 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         if keep_mask.all():
             order, xs = new_order.reshape(D, n), new_xs.reshape(D, n)
         else:
-            order = new_order.reshape(D, n)[:, keep_mask]
-            xs = new_xs.reshape(D, n)[:, keep_mask]
+            # (np.compress keeps the rows C-contiguous; [:, mask] would return an F-ordered copy)
+            order = np.compress(keep_mask, new_order.reshape(D, n), axis=1)
+            xs = np.compress(keep_mask, new_xs.reshape(D, n), axis=1)
         seg_node, seg_len = cids[keep_child], new_len
         seg_start = np.concatenate([[0], np.cumsum(new_len)[:-1]])
         seg_imp, seg_W = cimp[keep_child], cW[keep_child]
