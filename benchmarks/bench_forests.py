@@ -4,7 +4,9 @@ Regression with 100 fully grown trees on N = 50 000 training points in D = 10 di
 (float32-representable inputs), predictions on 50 000 fresh points. It times
 
 * fit with scikit-learn's default ``max_features=1.0`` (bagged trees) — the goal: no slower
-  than ``sklearn.ensemble.RandomForestRegressor(n_jobs=1)`` — and with ``max_features="sqrt"``;
+  than ``sklearn.ensemble.RandomForestRegressor(n_jobs=1)`` — and with ``max_features="sqrt"``
+  (both finders score only the k features drawn at a node; ours still re-partitions the sorted
+  orders of all D features at every level);
 * fit of ``RandomForestClassifier`` at both libraries' defaults (``max_features="sqrt"``), on
   the same inputs with the targets cut at their median (goal: no slower);
 * predict (goal: no slower);

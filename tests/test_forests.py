@@ -143,6 +143,22 @@ def test_same_random_state_same_model_and_n_jobs_does_not_matter(friedman, class
     np.testing.assert_array_equal(p1, p2)
 
 
+@pytest.mark.parametrize("backend", ["loky", "multiprocessing", "threading", "sequential"])
+def test_fit_runs_in_joblibs_backends_with_identical_forests(classes, backend):
+    # the fit goes through joblib.parallel_config: processes by default, any backend on demand
+    import joblib
+
+    Xc, yc = classes
+    kw = dict(n_estimators=8, random_state=0, n_jobs=2)
+    ref = RandomForestClassifier(**{**kw, "n_jobs": 1}).fit(Xc, yc)
+    with joblib.parallel_config(backend=backend):
+        forest = RandomForestClassifier(**kw).fit(Xc, yc)
+    for a, b in zip(ref.estimators_, forest.estimators_, strict=True):
+        np.testing.assert_array_equal(a.tree_.feature, b.tree_.feature)
+        np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
+    np.testing.assert_array_equal(ref.predict_proba(Xc), forest.predict_proba(Xc))
+
+
 def test_max_features_sets_the_number_of_drawn_features(friedman):
     X, y = friedman  # D = 8
     expected = {"sqrt": 2, "log2": 3, None: 8, 5: 5, 0.5: 4, 0.01: 1}
@@ -496,3 +512,17 @@ def test_core_functions_refuse_bad_arguments_by_name():
         permutation_importance(tree, X, y * 1e300)
     with pytest.raises(ValueError, match="X and y have inconsistent numbers of samples"):
         permutation_importance(tree, X, y[:-1])
+
+
+def test_sqrt_forest_matches_scikit_learns_accuracy_over_seeds():
+    # the features are drawn before scoring, in another order than scikit-learn's: the forests
+    # differ, so compare held-out accuracy over ten seeds (paired by data set)
+    diffs = []
+    for seed in range(10):
+        X, y = make_classification(1500, 20, n_informative=6, random_state=seed)
+        fit = (X[:1000], y[:1000])
+        ours = RandomForestClassifier(30, random_state=seed).fit(*fit).score(X[1000:], y[1000:])
+        sk = SkRandomForestClassifier(30, random_state=seed).fit(*fit).score(X[1000:], y[1000:])
+        diffs.append(ours - sk)
+    diffs = np.array(diffs)
+    assert abs(diffs.mean()) <= 3 * diffs.std(ddof=1) / np.sqrt(len(diffs)) + 1e-3

@@ -425,3 +425,36 @@ def test_grow_tree_returns_the_leaf_of_every_training_sample(monkeypatch, max_ce
 def test_sorted_features_unsorted_is_x():
     X, _ = few_values(n=50)
     np.testing.assert_array_equal(sort_features(X).unsorted(), X)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("msl", [1, 3])
+@pytest.mark.parametrize("criterion", [Gini(3), SquaredError()])
+def test_scoring_only_the_drawn_features_finds_the_cuts_of_scoring_all(seed, msl, criterion):
+    # oracle: every feature scored, then the undrawn ones masked out
+    from prml14.trees.exact import _best_cuts, _best_drawn_cuts
+
+    rng = np.random.default_rng(seed)
+    N, D, S = 60, 5, 4
+    X = rng.integers(0, 6, size=(N, D)).astype(float)  # ties inside the nodes
+    t = rng.integers(0, 3, size=N)
+    target = t * 1.0 if isinstance(criterion, SquaredError) else t
+    stats = np.ascontiguousarray(criterion.statistics(target, np.ones(N)).T)
+    # four nodes, each a contiguous segment of every feature's order
+    node = np.sort(rng.integers(0, S, size=N))
+    order = np.stack([np.lexsort((X[:, j], node)) for j in range(D)]).astype(np.int32)
+    xs = np.take_along_axis(np.ascontiguousarray(X.T), order, axis=1)
+    seg_len = np.bincount(node, minlength=S)
+    seg_start = np.concatenate([[0], np.cumsum(seg_len)[:-1]])
+    drawn = rng.random((D, S)) < 0.5
+    n_score = len(criterion.score_channels)
+    chan = stats[list(criterion.score_channels)]
+    wc = criterion.weight_channel
+    common = (drawn, order, xs, chan, criterion, seg_start, seg_len, np.ones(S), n_score)
+    common += (1.0, wc, True, None, msl, 0.0)  # unit weights, exact sums
+    f_all, p_all = _best_cuts(*common, stats, False)
+    f_drawn, p_drawn = _best_drawn_cuts(*common)
+    found = p_all < N
+    np.testing.assert_array_equal(p_drawn < N, found)
+    np.testing.assert_array_equal(f_drawn[found], f_all[found])
+    np.testing.assert_array_equal(p_drawn[found], p_all[found])

@@ -112,7 +112,9 @@ class _BaseBagging(BaseEstimator):
         seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)
         if sample_weight is not None:
             indices = self._redraw_weightless(indices, sample_weight, rng)
-        self.estimators_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+        # processes (joblib's default backend, loky): a member's many small numpy calls hold
+        # the GIL; joblib.parallel_config(backend=...) picks threads, Dask or Ray instead
+        self.estimators_ = Parallel(n_jobs=self.n_jobs)(
             delayed(_fit_member)(
                 clone(self.estimator_),
                 X,
@@ -216,7 +218,9 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
     oob_score : bool, default=False
         Estimate the generalisation R² from out-of-bag predictions.
     n_jobs : int, default=None
-        Members fitted in parallel by joblib (threads); None means 1. Results do not depend on it.
+        Members fitted in parallel by joblib: in processes (loky) unless
+        ``joblib.parallel_config`` names another backend; None means 1. Results do not depend
+        on it, nor on the backend.
     random_state : int, RandomState or None, default=None
         Seeds the bootstrap samples and each member's own ``random_state``.
 
@@ -327,7 +331,9 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
     oob_score : bool, default=False
         Estimate the generalisation accuracy from out-of-bag votes.
     n_jobs : int, default=None
-        Members fitted in parallel by joblib (threads); None means 1. Results do not depend on it.
+        Members fitted in parallel by joblib: in processes (loky) unless
+        ``joblib.parallel_config`` names another backend; None means 1. Results do not depend
+        on it, nor on the backend.
     random_state : int, RandomState or None, default=None
         Seeds the bootstrap samples and each member's own ``random_state``.
 

@@ -12,7 +12,7 @@ The trees are prml14's own (:class:`prml14.trees.DecisionTreeRegressor` /
 sample with the number of draws as sample weight; limits that count rows
 (``min_samples_leaf``, ``min_samples_split``) therefore count distinct rows, as in
 :class:`prml14.committees.bagging_estimators.BaggingRegressor` and in scikit-learn's forests.
-The fitting machinery (bootstrap, seeds, joblib threads, out-of-bag averages) is bagging's:
+The fitting machinery (bootstrap, seeds, joblib processes, out-of-bag averages) is bagging's:
 the forests subclass :class:`~prml14.committees.bagging_estimators.BaggingRegressor` /
 :class:`~prml14.committees.bagging_estimators.BaggingClassifier` and only supply the randomised
 tree and the ``bootstrap`` switch. The importances (B.32), (B.33) are in
@@ -248,8 +248,9 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
     oob_score : bool, default=False
         Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
     n_jobs : int, default=None
-        Trees fitted and evaluated in parallel by joblib threads; None means 1. The results do
-        not depend on it.
+        Trees fitted in parallel by joblib processes (loky) and evaluated by threads, unless
+        ``joblib.parallel_config`` names another backend; None means 1. The results depend
+        neither on it nor on the backend.
     random_state : int, RandomState or None, default=None
         Seeds the bootstrap samples and each tree's feature draws.
 
@@ -397,8 +398,9 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
     oob_score : bool, default=False
         Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
     n_jobs : int, default=None
-        Trees fitted and evaluated in parallel by joblib threads; None means 1. The results do
-        not depend on it.
+        Trees fitted in parallel by joblib processes (loky) and evaluated by threads, unless
+        ``joblib.parallel_config`` names another backend; None means 1. The results depend
+        neither on it nor on the backend.
     random_state : int, RandomState or None, default=None
         Seeds the bootstrap samples and each tree's feature draws.
     class_weight : dict, "balanced", "balanced_subsample" or None, default=None

@@ -110,20 +110,19 @@ class _Recorder:
         )
 
 
-def _draw_features(seg_best, n_features_split, rng):
-    """Keep the best score of ``n_features_split`` features per node, drawn at random.
+def _draw_before(nonconstant, n_features_split, rng):
+    """Draw ``n_features_split`` features per node before any cut is scored.
 
-    ``seg_best`` (n_features, n_nodes) holds each feature's best score in each node (−inf: no
-    valid cut). The features are drawn among those that can cut the node: one that is constant
-    there is passed over, as scikit-learn does, instead of turning the node into a leaf.
+    ``nonconstant`` (n_features, n_nodes) says which features take more than one value in each
+    node. The features are drawn among those, as scikit-learn does (a feature constant in the
+    node is passed over instead of turning the node into a leaf); a drawn feature whose cuts
+    all break ``min_samples_leaf`` or ``min_weight_leaf`` still uses up its draw. Returns the
+    (n_features, n_nodes) mask of the drawn features.
     """
-    D, S = seg_best.shape
-    if n_features_split >= D:
-        return seg_best
+    D, S = nonconstant.shape
     keys = rng.random_sample((D, S))
-    keys[seg_best == -np.inf] = 2.0  # drawn last
-    chosen = keys <= np.sort(keys, axis=0)[n_features_split - 1]
-    return np.where(chosen, seg_best, -np.inf)
+    keys[~nonconstant] = 2.0  # drawn last, and never kept
+    return (keys <= np.sort(keys, axis=0)[n_features_split - 1]) & nonconstant
 
 
 def _decide(

@@ -5,7 +5,9 @@ one depth are scored at once with running sums inside each node's contiguous seg
 sorted orders (one cumulative sum per statistic and feature); the best cuts are made and the
 orders are stably re-partitioned, so that every child is again a contiguous segment. Samples
 that reach a leaf leave the working arrays, so deep levels are cheap. Thresholds are midpoints
-between consecutive distinct values; ``x <= threshold`` goes left.
+between consecutive distinct values; ``x <= threshold`` goes left. With ``max_features`` = k < D
+the k features of every node are drawn first and only they are scored (k/D of the running sums);
+the re-partition still moves the orders of all D features.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_array
-from ._nodes import _decide, _draw_features, _midpoints, _near_best
+from ._nodes import _decide, _draw_before, _midpoints, _near_best
 
 __all__ = ["SortedFeatures", "sort_features"]
 
@@ -141,57 +143,49 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         seg_id = np.repeat(np.arange(S), seg_len)
         pos = np.arange(n)
         seg_end = seg_start + seg_len
-        n_left = pos - seg_start[seg_id] + 1  # samples left of a cut just after position pos
-        n_right = seg_len[seg_id] - n_left
 
-        # running sums restarted at every segment start
-        G = np.take(chan, order, axis=1)  # (C, D, n)
-        seg_tot = np.add.reduceat(G, seg_start, axis=2)  # (C, D, S)
-        first = None if exact_sums else G[:, :, seg_start]  # (C, D, S): segments' first terms
-        G[:, :, seg_start[1:]] -= seg_tot[:, :, :-1]
-        left = np.cumsum(G, axis=2, out=G)
-        if first is not None and S > 1:
-            # the restart leaves at each segment start a rounding residue of all the segments
-            # before it (ε × the level's running sums), different in every feature's order:
-            # remove it, so that a node's sums carry only their own rounding and equal cuts
-            # score equally up to that (see _near_best)
-            left -= (left[:, :, seg_start] - first)[:, :, seg_id]
-        tot = seg_tot[:, 0, :]  # (C, S): the same sample set in every feature's order
-        right = tot[:, None, seg_id] - left
-        if unit_weight is not None:
-            WL, WR = unit_weight * n_left, unit_weight * n_right
-        elif wc is not None:
-            WL, WR = left[n_score], right[n_score]
+        drawn = None
+        if n_features_split < D:  # draw k features per node among those not constant there
+            drawn = _draw_before(xs[:, seg_end - 1] > xs[:, seg_start], n_features_split, rng)
+        if drawn is not None and not sample_based:  # score the drawn features only
+            best_f, best_pos = _best_drawn_cuts(
+                drawn,
+                order,
+                xs,
+                chan,
+                crit,
+                seg_start,
+                seg_len,
+                seg_imp * seg_W,
+                n_score,
+                unit_weight,
+                wc,
+                exact_sums,
+                positive,
+                msl,
+                mwl,
+            )
         else:
-            WL, WR = left.sum(axis=0), right.sum(axis=0)
-        if sample_based:
-            proxy = crit.segment_split_scores(stats, order, seg_start, seg_len, seg_id)
-        else:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (D, n)
-        # no cut between equal values, nor at a segment end
-        invalid = np.empty((D, n), dtype=bool)
-        np.less_equal(xs[:, 1:], xs[:, :-1], out=invalid[:, :-1])
-        invalid[:, seg_end - 1] = True
-        if msl > 1:
-            invalid |= (n_left < msl) | (n_right < msl)
-        if positive is not None:
-            pos_left = np.cumsum(positive[order], axis=1)
-            before = pos_left[:, seg_start] - positive[order[:, seg_start]]  # (D, S)
-            pos_left -= before[:, seg_id]
-            pos_total = pos_left[:, seg_end - 1]  # (D, S), the same in every row
-            invalid |= (pos_left == 0) | (pos_left == pos_total[:, seg_id])
-        if mwl > 0:
-            invalid |= (WL < mwl) | (WR < mwl)
-        np.copyto(proxy, -np.inf, where=invalid)
-        seg_best = np.maximum.reduceat(proxy, seg_start, axis=1)  # (D, S)
-        seg_best = _draw_features(seg_best, n_features_split, rng)
-        # ties (scores within rounding of the best): the lowest feature, then the lowest cut
-        tie = _near_best(seg_best.max(axis=0), seg_imp * seg_W, seg_len)
-        best_f = np.argmax(seg_best >= tie, axis=0)
+            best_f, best_pos = _best_cuts(
+                drawn,
+                order,
+                xs,
+                chan,
+                crit,
+                seg_start,
+                seg_len,
+                seg_imp * seg_W,
+                n_score,
+                unit_weight,
+                wc,
+                exact_sums,
+                positive,
+                msl,
+                mwl,
+                stats,
+                sample_based,
+            )
         row = best_f[seg_id]
-        hit = proxy[row, pos] >= tie[seg_id]
-        best_pos = np.minimum.reduceat(np.where(hit, pos, n), seg_start)  # first best position
         found = best_pos < n
         # children statistics, summed locally in the chosen feature's order
         bp = np.where(found, best_pos, seg_start)
@@ -255,9 +249,170 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         if keep_mask.all():
             order, xs = new_order.reshape(D, n), new_xs.reshape(D, n)
         else:
-            order = new_order.reshape(D, n)[:, keep_mask]
-            xs = new_xs.reshape(D, n)[:, keep_mask]
+            # (np.compress keeps the rows C-contiguous; [:, mask] would return an F-ordered copy)
+            order = np.compress(keep_mask, new_order.reshape(D, n), axis=1)
+            xs = np.compress(keep_mask, new_xs.reshape(D, n), axis=1)
         seg_node, seg_len = cids[keep_child], new_len
         seg_start = np.concatenate([[0], np.cumsum(new_len)[:-1]])
         seg_imp, seg_W = cimp[keep_child], cW[keep_child]
         depth += 1
+
+
+def _best_cuts(
+    drawn,
+    order,
+    xs,
+    chan,
+    crit,
+    seg_start,
+    seg_len,
+    node_cost,
+    n_score,
+    unit_weight,
+    wc,
+    exact_sums,
+    positive,
+    msl,
+    mwl,
+    stats,
+    sample_based,
+):
+    """The best feature and cut position of every node of a level, all features scored.
+
+    ``drawn`` (n_features, n_nodes): the features a node may cut on (None: all). Returns
+    ``best_f`` and ``best_pos`` (the last position left of the cut; n_positions: no valid cut)
+    of every node; ties (scores within rounding of the best) go to the lowest feature, then
+    the lowest cut.
+    """
+    D, n = order.shape
+    S = seg_start.size
+    seg_id = np.repeat(np.arange(S), seg_len)
+    pos = np.arange(n)
+    seg_end = seg_start + seg_len
+    n_left = pos - seg_start[seg_id] + 1  # samples left of a cut just after position pos
+    n_right = seg_len[seg_id] - n_left
+    # running sums restarted at every segment start
+    G = np.take(chan, order, axis=1)  # (C, D, n)
+    seg_tot = np.add.reduceat(G, seg_start, axis=2)  # (C, D, S)
+    first = None if exact_sums else G[:, :, seg_start]  # (C, D, S): segments' first terms
+    G[:, :, seg_start[1:]] -= seg_tot[:, :, :-1]
+    left = np.cumsum(G, axis=2, out=G)
+    if first is not None and S > 1:
+        # the restart leaves at each segment start a rounding residue of all the segments
+        # before it (ε × the level's running sums), different in every feature's order:
+        # remove it, so that a node's sums carry only their own rounding and equal cuts
+        # score equally up to that (see _near_best)
+        left -= (left[:, :, seg_start] - first)[:, :, seg_id]
+    tot = seg_tot[:, 0, :]  # (C, S): the same sample set in every feature's order
+    right = tot[:, None, seg_id] - left
+    if unit_weight is not None:
+        WL, WR = unit_weight * n_left, unit_weight * n_right
+    elif wc is not None:
+        WL, WR = left[n_score], right[n_score]
+    else:
+        WL, WR = left.sum(axis=0), right.sum(axis=0)
+    if sample_based:
+        proxy = crit.segment_split_scores(stats, order, seg_start, seg_len, seg_id)
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (D, n)
+    # no cut between equal values, nor at a segment end
+    invalid = np.empty((D, n), dtype=bool)
+    np.less_equal(xs[:, 1:], xs[:, :-1], out=invalid[:, :-1])
+    invalid[:, seg_end - 1] = True
+    if msl > 1:
+        invalid |= (n_left < msl) | (n_right < msl)
+    if positive is not None:
+        pos_left = np.cumsum(positive[order], axis=1)
+        before = pos_left[:, seg_start] - positive[order[:, seg_start]]  # (D, S)
+        pos_left -= before[:, seg_id]
+        pos_total = pos_left[:, seg_end - 1]  # (D, S), the same in every row
+        invalid |= (pos_left == 0) | (pos_left == pos_total[:, seg_id])
+    if mwl > 0:
+        invalid |= (WL < mwl) | (WR < mwl)
+    np.copyto(proxy, -np.inf, where=invalid)
+    seg_best = np.maximum.reduceat(proxy, seg_start, axis=1)  # (D, S)
+    if drawn is not None:
+        seg_best[~drawn] = -np.inf
+    tie = _near_best(seg_best.max(axis=0), node_cost, seg_len)
+    best_f = np.argmax(seg_best >= tie, axis=0)
+    hit = proxy[best_f[seg_id], pos] >= tie[seg_id]
+    return best_f, np.minimum.reduceat(np.where(hit, pos, n), seg_start)
+
+
+def _best_drawn_cuts(
+    drawn,
+    order,
+    xs,
+    chan,
+    crit,
+    seg_start,
+    seg_len,
+    node_cost,
+    n_score,
+    unit_weight,
+    wc,
+    exact_sums,
+    positive,
+    msl,
+    mwl,
+):
+    """:func:`_best_cuts` scoring only the drawn (feature, node) pairs.
+
+    The segments of the drawn pairs are gathered into one flat run (k/D of the level's
+    positions), so that the running sums and scores cost O(k n) instead of O(D n).
+    """
+    D, n = order.shape
+    S = seg_start.size
+    best_f, best_pos = np.zeros(S, dtype=np.intp), np.full(S, n)
+    pf, ps = np.nonzero(drawn)  # the drawn pairs, feature by feature
+    if pf.size == 0:
+        return best_f, best_pos
+    plen = seg_len[ps]
+    pstart = np.concatenate([[0], np.cumsum(plen)[:-1]])
+    pair = np.repeat(np.arange(pf.size), plen)
+    offset = pstart[pair]
+    n_left = np.arange(pair.size) - offset + 1
+    n_right = plen[pair] - n_left
+    pos = seg_start[ps][pair] + n_left - 1  # the position in the level
+    flat = pf[pair] * n + pos
+    o = order.ravel()[flat]
+    G = np.take(chan, o, axis=1)  # (C, m)
+    ptot = np.add.reduceat(G, pstart, axis=1)  # (C, P)
+    first = None if exact_sums else G[:, pstart]
+    G[:, pstart[1:]] -= ptot[:, :-1]
+    left = np.cumsum(G, axis=1, out=G)
+    if first is not None and pf.size > 1:  # the restart residue, as in _best_cuts
+        left -= (left[:, pstart] - first)[:, pair]
+    right = ptot[:, pair] - left
+    if unit_weight is not None:
+        WL, WR = unit_weight * n_left, unit_weight * n_right
+    elif wc is not None:
+        WL, WR = left[n_score], right[n_score]
+    else:
+        WL, WR = left.sum(axis=0), right.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (m,)
+    # no cut between equal values, nor at a segment end
+    x = xs.ravel()
+    invalid = x[np.minimum(flat + 1, x.size - 1)] <= x[flat]
+    invalid[pstart + plen - 1] = True
+    if msl > 1:
+        invalid |= (n_left < msl) | (n_right < msl)
+    if positive is not None:
+        p = positive[o]
+        pos_left = np.cumsum(p)
+        pos_left -= (pos_left[pstart] - p[pstart])[pair]
+        invalid |= (pos_left == 0) | (pos_left == pos_left[pstart + plen - 1][pair])
+    if mwl > 0:
+        invalid |= (WL < mwl) | (WR < mwl)
+    np.copyto(proxy, -np.inf, where=invalid)
+    seg_best = np.full((D, S), -np.inf)
+    seg_best[pf, ps] = np.maximum.reduceat(proxy, pstart)
+    tie = _near_best(seg_best.max(axis=0), node_cost, seg_len)
+    best_f = np.argmax(seg_best >= tie, axis=0)
+    chosen = pf == best_f[ps]  # one pair per node (if its best feature was drawn)
+    hit = proxy >= tie[ps][pair]
+    pfirst = np.minimum.reduceat(np.where(hit, pos, n), pstart)
+    best_pos[ps[chosen]] = pfirst[chosen]
+    return best_f, best_pos

@@ -121,8 +121,9 @@ def grow_tree(
     min_impurity_decrease : float >= 0, default=0.0
         A node is cut only if (N_τ/N)(Q_τ − (N_L/N_τ) Q_L − (N_R/N_τ) Q_R) reaches this value.
     max_features : int >= 1 or None, default=None
-        The number of features drawn at random at every node, among those with a valid cut
-        there (None: all of them).
+        The number of features drawn at random at every node, among those not constant there,
+        before any cut is scored (None: all of them). A drawn feature whose cuts all break
+        ``min_samples_leaf`` or ``min_weight_leaf`` uses up its draw, as in scikit-learn.
     random_state : int, RandomState or None, default=None
         Draws the features when ``max_features`` is smaller than the number of features.
     splitter : {"exact", "histogram"}, default="exact"

@@ -33,7 +33,7 @@ from functools import cached_property
 import numpy as np
 
 from .._validation import check_array
-from ._nodes import _decide, _draw_features, _midpoints, _near_best
+from ._nodes import _decide, _draw_before, _midpoints, _near_best
 
 __all__ = ["BinnedFeatures", "bin_features"]
 
@@ -300,7 +300,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         bb = np.argmax(score >= tie[:, :, None], axis=2)  # (S, D)
         best = best.T
         sums = np.take_along_axis(left, bb[None, :, :, None], axis=3)[..., 0]  # (C, S, D)
-        return bb, best, sums, left[:, :, 0, -1]
+        spread = (np.count_nonzero(h[cnt_ch], axis=2) >= 2).T  # (D, S): not constant
+        return bb, best, sums, left[:, :, 0, -1], spread
 
     rows = None  # the active rows (None: all of them, at the root)
     local = np.zeros(N, dtype=np.intp)  # active node of every row of ``rows``
@@ -315,6 +316,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         seg_best = np.empty((D, S))
         left_sums = np.empty((n_chan, S, D))  # the channels' sums left of each best bin
         node_sums = np.empty((n_chan, S))
+        nonconstant = np.empty((D, S), dtype=bool)
         for lo in range(0, S, block):
             hi = min(S, lo + block)
             if hist is not None:
@@ -322,10 +324,15 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             else:  # too many nodes to keep their histograms: sum these nodes' rows
                 sel = (local >= lo) & (local < hi)
                 h = _histograms(binned, chan, rows[sel], local[sel] - lo, hi - lo, positive)
-            best_bin[lo:hi], seg_best[:, lo:hi], left_sums[:, lo:hi], node_sums[:, lo:hi] = scan(
-                h.reshape(n_chan, hi - lo, D, B), (seg_imp * seg_W)[lo:hi]
-            )
-        seg_best = _draw_features(seg_best, n_feat, rng)  # (D, S)
+            (
+                best_bin[lo:hi],
+                seg_best[:, lo:hi],
+                left_sums[:, lo:hi],
+                node_sums[:, lo:hi],
+                nonconstant[:, lo:hi],
+            ) = scan(h.reshape(n_chan, hi - lo, D, B), (seg_imp * seg_W)[lo:hi])
+        if n_feat < D:  # k features drawn per node among those not constant there
+            seg_best[~_draw_before(nonconstant, n_feat, rng)] = -np.inf
         top = seg_best.max(axis=0)
         found = np.isfinite(top)
         # ties: the lowest feature index
