@@ -36,6 +36,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._equations import implements
 from .._numerics import expit
 from .._validation import check_magnitude, check_sample_weight
+from ..trees.cart_estimators import MAX_FEATURES_OPTIONS, _n_features_split
 from ..trees.criteria import SecondOrder, SquaredError
 from ..trees.exact import sort_features
 from ..trees.growing import grow_tree
@@ -63,13 +64,14 @@ class _BaseGradientBoosting(BaseEstimator):
         "validation_fraction": [Interval(numbers.Real, 0.0, 1.0, closed="neither")],
         "n_iter_no_change": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "tol": [Interval(numbers.Real, 0.0, None, closed="left")],
+        "max_features": MAX_FEATURES_OPTIONS,
         "random_state": ["random_state"],
     }
 
     def _check_X(self, X, reset):
         return validate_data(self, X, reset=reset, dtype=np.float64, ensure_all_finite=True)
 
-    def _grow(self, X, X_raw, t, F, w, loss):
+    def _grow(self, X, X_raw, t, F, w, loss, feature_seed=None):
         """One round: a tree per raw score, on the rows of X (binned or sorted features,
         already subsampled; ``X_raw`` the same rows' raw features)."""
         g = loss.gradient(t, F, w)
@@ -97,6 +99,8 @@ class _BaseGradientBoosting(BaseEstimator):
                 splitter=self.splitter,
                 max_bins=self.max_bins,
                 return_leaves=recorded,
+                max_features=self._n_split_features,
+                random_state=feature_seed,
             )
             tree, leaf = grown if recorded else (grown, None)
             if newton:
@@ -141,7 +145,7 @@ class _BaseGradientBoosting(BaseEstimator):
                     + (" in the training part of the early-stopping split" if early else "")
                     + ": drop them from y or give them weight"
                 )
-        N = X.shape[0]
+        N, D = X.shape
         # bin or sort the features once for the whole ensemble
         if self.splitter == "histogram":
             Xfit = bin_features(X, self.max_bins)
@@ -154,6 +158,10 @@ class _BaseGradientBoosting(BaseEstimator):
             history = np.full(self.n_iter_no_change, np.inf)
             self.validation_score_ = []
         n_sub = max(1, int(round(self.subsample * N)))
+        # features drawn at every node (as the forests' trees do); None: all, and no draw
+        self._n_split_features = (
+            None if self.max_features is None else _n_features_split(self.max_features, D)
+        )
         self.trees_, self.train_score_ = [], []
         for m in range(self.n_estimators):
             if n_sub < N:
@@ -161,7 +169,11 @@ class _BaseGradientBoosting(BaseEstimator):
                 X_m = _take_rows(Xfit, rows)
             else:
                 rows, X_m = slice(None), Xfit
-            trees, leaves = self._grow(X_m, X[rows], t[rows], F[rows], w_all[rows], loss)
+            # drawn only with max_features, so that the other fits keep their random stream
+            feature_seed = None if self._n_split_features is None else rng.randint(2**31 - 1)
+            trees, leaves = self._grow(
+                X_m, X[rows], t[rows], F[rows], w_all[rows], loss, feature_seed
+            )
             for k, tree in enumerate(trees):
                 leaf = _apply(tree, Xfit, X) if n_sub < N else leaves[k]
                 F[:, k] += self.learning_rate * tree.value[leaf, 0]
@@ -296,8 +308,12 @@ _DOC_PARAMS = """
         ``n_iter_no_change`` values (None: no early stopping).
     tol : float >= 0, default=1e-4
         See ``n_iter_no_change``.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        The features each cut is chosen among, drawn at every node as in the random forests'
+        trees (an int, a fraction of the D features, √D or log₂D); None: all D, and no draw
+        (the fit then consumes the random stream as without this parameter).
     random_state : int, RandomState or None, default=None
-        Draws the subsamples and the validation split."""
+        Draws the subsamples, the validation split and the features of ``max_features``."""
 
 _DOC_ATTRS = """
     trees_ : list of list of prml14.trees.Tree
@@ -359,6 +375,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         validation_fraction=0.1,
         n_iter_no_change=None,
         tol=1e-4,
+        max_features=None,
         random_state=None,
     ):
         self.loss = loss
@@ -377,6 +394,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.alpha = alpha
+        self.max_features = max_features
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -475,6 +493,7 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
         validation_fraction=0.1,
         n_iter_no_change=None,
         tol=1e-4,
+        max_features=None,
         random_state=None,
     ):
         self.loss = loss
@@ -492,6 +511,7 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
+        self.max_features = max_features
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)

@@ -16,6 +16,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import (
+    _check_feature_names_in,
     check_is_fitted,
     has_fit_parameter,
     validate_data,
@@ -154,6 +155,24 @@ class BaseCombiner(BaseEstimator):
     def _validate_predict(self, X):
         check_is_fitted(self)
         return validate_data(self, X, reset=False, **X_CHECKS)
+
+    def _names_out(self, widths, input_features=None, passthrough=False):
+        """scikit-learn's output names: ``<class>_<member>`` for a member giving one column,
+        ``<class>_<member><i>`` for one giving several, then the inputs' with passthrough."""
+        check_is_fitted(self, "n_features_in_")
+        input_features = _check_feature_names_in(self, input_features, generate_names=passthrough)
+        prefix = type(self).__name__.lower()
+        names = [n for n, e in self.estimators if not (isinstance(e, str) and e == "drop")]
+        out = []
+        for name, width in zip(names, widths, strict=True):
+            out += (
+                [f"{prefix}_{name}"]
+                if width == 1
+                else [f"{prefix}_{name}{i}" for i in range(width)]
+            )
+        if passthrough:
+            out += list(input_features)
+        return np.asarray(out, dtype=object)
 
     def _n_classes(self):
         return len(self.classes_) if is_classifier(self) else None
