@@ -66,10 +66,27 @@ class _BaseGradientBoosting(BaseEstimator):
         "tol": [Interval(numbers.Real, 0.0, None, closed="left")],
         "max_features": MAX_FEATURES_OPTIONS,
         "random_state": ["random_state"],
+        "warm_start": ["boolean"],
     }
+
+    def _warm(self):
+        """A warm-started fit: ``warm_start`` and trees to continue from."""
+        return self.warm_start and hasattr(self, "trees_")
 
     def _check_X(self, X, reset):
         return validate_data(self, X, reset=reset, dtype=np.float64, ensure_all_finite=True)
+
+    def _replay(self, Xfit, X, F, rng, n_sub):
+        """Warm start: add the fitted rounds to F and make their random draws again, in the
+        order of :meth:`_fit_boosting`, so the new rounds continue the same random stream."""
+        N = X.shape[0]
+        for trees in self.trees_:
+            if n_sub < N:
+                rng.choice(N, n_sub, replace=False)
+            if self._n_split_features is not None:
+                rng.randint(2**31 - 1)
+            for k, tree in enumerate(trees):
+                F[:, k] += self.learning_rate * tree.value[_apply(tree, Xfit, X), 0]
 
     def _grow(self, X, X_raw, t, F, w, loss, feature_seed=None):
         """One round: a tree per raw score, on the rows of X (binned or sorted features,
@@ -125,6 +142,15 @@ class _BaseGradientBoosting(BaseEstimator):
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         early = self.n_iter_no_change is not None
+        warm = self._warm()
+        n_old = len(self.trees_) if warm else 0
+        if warm and early:
+            raise ValueError("warm_start=True cannot be combined with n_iter_no_change")
+        if self.n_estimators < n_old:
+            raise ValueError(
+                f"n_estimators={self.n_estimators} must be at least the {n_old} rounds "
+                "already fitted when warm_start=True"
+            )
         if early:
             X, X_val, t, t_val, w_all, w_val = train_test_split(
                 X,
@@ -151,7 +177,8 @@ class _BaseGradientBoosting(BaseEstimator):
             Xfit = bin_features(X, self.max_bins)
         else:
             Xfit = sort_features(X)
-        self.init_raw_ = loss.init_raw(t, w_all)
+        if not warm:
+            self.init_raw_ = loss.init_raw(t, w_all)
         F = np.tile(self.init_raw_, (N, 1))
         if early:
             F_val = np.tile(self.init_raw_, (X_val.shape[0], 1))
@@ -162,8 +189,12 @@ class _BaseGradientBoosting(BaseEstimator):
         self._n_split_features = (
             None if self.max_features is None else _n_features_split(self.max_features, D)
         )
-        self.trees_, self.train_score_ = [], []
-        for m in range(self.n_estimators):
+        if warm:
+            self._replay(Xfit, X, F, rng, n_sub)
+            self.train_score_ = list(self.train_score_)
+        else:
+            self.trees_, self.train_score_ = [], []
+        for m in range(n_old, self.n_estimators):
             if n_sub < N:
                 rows = np.sort(rng.choice(N, n_sub, replace=False))
                 X_m = _take_rows(Xfit, rows)
@@ -313,7 +344,12 @@ _DOC_PARAMS = """
         trees (an int, a fraction of the D features, √D or log₂D); None: all D, and no draw
         (the fit then consumes the random stream as without this parameter).
     random_state : int, RandomState or None, default=None
-        Draws the subsamples, the validation split and the features of ``max_features``."""
+        Draws the subsamples, the validation split and the features of ``max_features``.
+    warm_start : bool, default=False
+        A new ``fit`` keeps the fitted trees (the same objects) and adds rounds up to
+        ``n_estimators``, continuing from their raw scores f_m on X; their random draws are
+        made again, so with the same data, ``random_state`` and other parameters the
+        warm-started model is the model fitted at once. Not with ``n_iter_no_change``."""
 
 _DOC_ATTRS = """
     trees_ : list of list of prml14.trees.Tree
@@ -377,6 +413,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         tol=1e-4,
         max_features=None,
         random_state=None,
+        warm_start=False,
     ):
         self.loss = loss
         self.learning_rate = learning_rate
@@ -396,6 +433,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         self.alpha = alpha
         self.max_features = max_features
         self.random_state = random_state
+        self.warm_start = warm_start
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -415,7 +453,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         GradientBoostingRegressor
             The fitted model.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, reset=not self._warm())
         check_magnitude(y, "y", 1e100)  # with weights up to 1e100, w·y² stays finite
         loss = make_loss(self.loss, alpha=self.alpha)
         return self._fit_boosting(X, y.astype(float), sample_weight, loss, None)
@@ -495,6 +533,7 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
         tol=1e-4,
         max_features=None,
         random_state=None,
+        warm_start=False,
     ):
         self.loss = loss
         self.learning_rate = learning_rate
@@ -513,6 +552,7 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
         self.tol = tol
         self.max_features = max_features
         self.random_state = random_state
+        self.warm_start = warm_start
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -539,9 +579,15 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
             early-stopping split, with ``n_iter_no_change``): its raw score would run to −inf
             and its probability to a rounding error, so it is refused, as scikit-learn does.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, reset=not self._warm())
         check_classification_targets(y)
-        self.classes_, t = np.unique(y, return_inverse=True)
+        classes, t = np.unique(y, return_inverse=True)
+        if self._warm() and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                "y has other classes than the fitted trees; with warm_start=True the classes "
+                f"must stay {self.classes_.tolist()}"
+            )
+        self.classes_ = classes
         K = self.classes_.size
         if K < 2:
             raise ValueError(f"y needs samples of at least 2 classes, got {K} class")

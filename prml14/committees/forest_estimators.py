@@ -73,6 +73,7 @@ class _ForestMixin:
             Interval(RealNotInt, 0, 1, closed="right"),
         ],
         "oob_score": ["boolean"],
+        "warm_start": ["boolean"],
         "n_jobs": [None, Integral],
         "random_state": ["random_state"],
         **{k: DecisionTreeRegressor._parameter_constraints[k] for k in _TREE_PARAMS},
@@ -91,6 +92,9 @@ class _ForestMixin:
             raise ValueError("max_samples must be None when bootstrap=False")
         # every tree on all the rows (a read-only view, no M×N copy)
         return np.broadcast_to(np.arange(n_samples), (self.n_estimators, n_samples))
+
+    def _draw_features(self, n_features, rng):
+        return None  # every tree sees all columns; max_features is drawn at every node
 
     @property
     def feature_importances_(self):
@@ -247,6 +251,11 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         Rows per bootstrap sample: an int, a fraction of N or None (N). Only with bootstrap.
     oob_score : bool, default=False
         Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
+    warm_start : bool, default=False
+        A new ``fit`` keeps the fitted trees (the same objects) and grows new ones up to
+        ``n_estimators``; the new trees get the bootstrap samples and seeds a fit of all the
+        trees at once gives them (see :meth:`BaggingRegressor.fit`). Without bootstrap the
+        warm-started forest is the forest fitted at once.
     n_jobs : int, default=None
         Trees fitted and evaluated in parallel by joblib threads; None means 1. The results do
         not depend on it.
@@ -287,6 +296,7 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         bootstrap=True,
         max_samples=None,
         oob_score=False,
+        warm_start=False,
         n_jobs=None,
         random_state=None,
     ):
@@ -300,6 +310,7 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         self.bootstrap = bootstrap
         self.max_samples = max_samples
         self.oob_score = oob_score
+        self.warm_start = warm_start
         self.n_jobs = n_jobs
         self.random_state = random_state
 
@@ -396,6 +407,11 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         Rows per bootstrap sample: an int, a fraction of N or None (N). Only with bootstrap.
     oob_score : bool, default=False
         Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
+    warm_start : bool, default=False
+        A new ``fit`` keeps the fitted trees (the same objects) and grows new ones up to
+        ``n_estimators``; the new trees get the bootstrap samples and seeds a fit of all the
+        trees at once gives them (see :meth:`BaggingRegressor.fit`). Without bootstrap the
+        warm-started forest is the forest fitted at once.
     n_jobs : int, default=None
         Trees fitted and evaluated in parallel by joblib threads; None means 1. The results do
         not depend on it.
@@ -449,6 +465,7 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         bootstrap=True,
         max_samples=None,
         oob_score=False,
+        warm_start=False,
         n_jobs=None,
         random_state=None,
         class_weight=None,
@@ -465,6 +482,7 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         self.bootstrap = bootstrap
         self.max_samples = max_samples
         self.oob_score = oob_score
+        self.warm_start = warm_start
         self.n_jobs = n_jobs
         self.random_state = random_state
 
