@@ -114,7 +114,9 @@ class _BaseBagging(BaseEstimator):
         subsets are those a fit of all the members at once gives them, so the same
         ``random_state`` gives the same warm-started ensemble. The old members keep the seeds
         of their own, shorter, fit; the warm-started ensemble equals a fit of all members at
-        once only where those seeds coincide (without bootstrap they do).
+        once where those seeds coincide: when neither rows nor columns are drawn
+        (``bootstrap=False`` with all rows, all columns), or when the members do not use
+        their seed.
         """
         warm = self.warm_start and hasattr(self, "estimators_")
         X, y = validate_data(self, X, y, y_numeric=is_regressor(self), reset=not warm)

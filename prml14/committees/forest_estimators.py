@@ -270,6 +270,9 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         The M fitted trees.
     estimators_samples_ : list of ndarray of int
         The bootstrap indices of every tree (all rows when ``bootstrap=False``).
+    estimators_features_ : list of ndarray of int
+        Bagging's columns per member: all of them for every tree (a forest draws
+        ``max_features`` at every node instead).
     feature_importances_ : ndarray of shape (n_features,)
         The impurity-based importances (B.32).
     n_features_in_ : int
@@ -432,6 +435,9 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         The M fitted trees, trained on the encoded labels 0, ..., K − 1.
     estimators_samples_ : list of ndarray of int
         The bootstrap indices of every tree (all rows when ``bootstrap=False``).
+    estimators_features_ : list of ndarray of int
+        Bagging's columns per member: all of them for every tree (a forest draws
+        ``max_features`` at every node instead).
     feature_importances_ : ndarray of shape (n_features,)
         The impurity-based importances (B.32).
     n_features_in_ : int
