@@ -16,7 +16,6 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import (
-    _check_feature_names_in,
     check_is_fitted,
     has_fit_parameter,
     validate_data,
@@ -160,7 +159,7 @@ class BaseCombiner(BaseEstimator):
         """scikit-learn's output names: ``<class>_<member>`` for a member giving one column,
         ``<class>_<member><i>`` for one giving several, then the inputs' with passthrough."""
         check_is_fitted(self, "n_features_in_")
-        input_features = _check_feature_names_in(self, input_features, generate_names=passthrough)
+        input_features = self._input_names(input_features)
         prefix = type(self).__name__.lower()
         names = [n for n, e in self.estimators if not (isinstance(e, str) and e == "drop")]
         out = []
@@ -173,6 +172,24 @@ class BaseCombiner(BaseEstimator):
         if passthrough:
             out += list(input_features)
         return np.asarray(out, dtype=object)
+
+    def _input_names(self, input_features):
+        """scikit-learn's rule for the input names: given ones must be one per input and match
+        ``feature_names_in_``; else ``feature_names_in_``, else ``x0``, ``x1``, ..."""
+        known = getattr(self, "feature_names_in_", None)
+        if input_features is None:
+            if known is not None:
+                return list(known)
+            return [f"x{i}" for i in range(self.n_features_in_)]
+        input_features = np.asarray(input_features, dtype=object)
+        if input_features.shape != (self.n_features_in_,):
+            raise ValueError(
+                f"input_features should have length equal to the {self.n_features_in_} "
+                f"features of X, got {input_features.shape[0] if input_features.ndim else 0}"
+            )
+        if known is not None and not np.array_equal(input_features, known):
+            raise ValueError("input_features is not equal to feature_names_in_")
+        return list(input_features)
 
     def _n_classes(self):
         return len(self.classes_) if is_classifier(self) else None
