@@ -36,6 +36,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._equations import implements
 from .._numerics import expit
 from .._validation import check_magnitude, check_sample_weight
+from ..trees.cart_estimators import MAX_FEATURES_OPTIONS, _n_features_split
 from ..trees.criteria import SecondOrder, SquaredError
 from ..trees.exact import sort_features
 from ..trees.growing import grow_tree
@@ -63,13 +64,31 @@ class _BaseGradientBoosting(BaseEstimator):
         "validation_fraction": [Interval(numbers.Real, 0.0, 1.0, closed="neither")],
         "n_iter_no_change": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "tol": [Interval(numbers.Real, 0.0, None, closed="left")],
+        "max_features": MAX_FEATURES_OPTIONS,
         "random_state": ["random_state"],
+        "warm_start": ["boolean"],
     }
+
+    def _warm(self):
+        """A warm-started fit: ``warm_start`` and trees to continue from."""
+        return self.warm_start and hasattr(self, "trees_")
 
     def _check_X(self, X, reset):
         return validate_data(self, X, reset=reset, dtype=np.float64, ensure_all_finite=True)
 
-    def _grow(self, X, X_raw, t, F, w, loss):
+    def _replay(self, Xfit, X, F, rng, n_sub):
+        """Warm start: add the fitted rounds to F and make their random draws again, in the
+        order of :meth:`_fit_boosting`, so the new rounds continue the same random stream."""
+        N = X.shape[0]
+        for trees in self.trees_:
+            if n_sub < N:
+                rng.choice(N, n_sub, replace=False)
+            if self._n_split_features is not None:
+                rng.randint(2**31 - 1)
+            for k, tree in enumerate(trees):
+                F[:, k] += self.learning_rate * tree.value[_apply(tree, Xfit, X), 0]
+
+    def _grow(self, X, X_raw, t, F, w, loss, feature_seed=None):
         """One round: a tree per raw score, on the rows of X (binned or sorted features,
         already subsampled; ``X_raw`` the same rows' raw features)."""
         g = loss.gradient(t, F, w)
@@ -97,6 +116,8 @@ class _BaseGradientBoosting(BaseEstimator):
                 splitter=self.splitter,
                 max_bins=self.max_bins,
                 return_leaves=recorded,
+                max_features=self._n_split_features,
+                random_state=feature_seed,
             )
             tree, leaf = grown if recorded else (grown, None)
             if newton:
@@ -121,6 +142,15 @@ class _BaseGradientBoosting(BaseEstimator):
         rng = check_random_state(self.random_state)
         seed = rng.randint(np.iinfo(np.int32).max)
         early = self.n_iter_no_change is not None
+        warm = self._warm()
+        n_old = len(self.trees_) if warm else 0
+        if warm and early:
+            raise ValueError("warm_start=True cannot be combined with n_iter_no_change")
+        if self.n_estimators < n_old:
+            raise ValueError(
+                f"n_estimators={self.n_estimators} must be at least the {n_old} rounds "
+                "already fitted when warm_start=True"
+            )
         if early:
             X, X_val, t, t_val, w_all, w_val = train_test_split(
                 X,
@@ -141,27 +171,40 @@ class _BaseGradientBoosting(BaseEstimator):
                     + (" in the training part of the early-stopping split" if early else "")
                     + ": drop them from y or give them weight"
                 )
-        N = X.shape[0]
+        N, D = X.shape
         # bin or sort the features once for the whole ensemble
         if self.splitter == "histogram":
             Xfit = bin_features(X, self.max_bins)
         else:
             Xfit = sort_features(X)
-        self.init_raw_ = loss.init_raw(t, w_all)
+        if not warm:
+            self.init_raw_ = loss.init_raw(t, w_all)
         F = np.tile(self.init_raw_, (N, 1))
         if early:
             F_val = np.tile(self.init_raw_, (X_val.shape[0], 1))
             history = np.full(self.n_iter_no_change, np.inf)
             self.validation_score_ = []
         n_sub = max(1, int(round(self.subsample * N)))
-        self.trees_, self.train_score_ = [], []
-        for m in range(self.n_estimators):
+        # features drawn at every node (as the forests' trees do); None: all, and no draw
+        self._n_split_features = (
+            None if self.max_features is None else _n_features_split(self.max_features, D)
+        )
+        if warm:
+            self._replay(Xfit, X, F, rng, n_sub)
+            self.train_score_ = list(self.train_score_)
+        else:
+            self.trees_, self.train_score_ = [], []
+        for m in range(n_old, self.n_estimators):
             if n_sub < N:
                 rows = np.sort(rng.choice(N, n_sub, replace=False))
                 X_m = _take_rows(Xfit, rows)
             else:
                 rows, X_m = slice(None), Xfit
-            trees, leaves = self._grow(X_m, X[rows], t[rows], F[rows], w_all[rows], loss)
+            # drawn only with max_features, so that the other fits keep their random stream
+            feature_seed = None if self._n_split_features is None else rng.randint(2**31 - 1)
+            trees, leaves = self._grow(
+                X_m, X[rows], t[rows], F[rows], w_all[rows], loss, feature_seed
+            )
             for k, tree in enumerate(trees):
                 leaf = _apply(tree, Xfit, X) if n_sub < N else leaves[k]
                 F[:, k] += self.learning_rate * tree.value[leaf, 0]
@@ -302,8 +345,17 @@ _DOC_PARAMS = """
         ``n_iter_no_change`` values (None: no early stopping).
     tol : float >= 0, default=1e-4
         See ``n_iter_no_change``.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        The features each cut is chosen among, drawn at every node as in the random forests'
+        trees (an int, a fraction of the D features, √D or log₂D); None: all D, and no draw
+        (the fit then consumes the random stream as without this parameter).
     random_state : int, RandomState or None, default=None
-        Draws the subsamples and the validation split."""
+        Draws the subsamples, the validation split and the features of ``max_features``.
+    warm_start : bool, default=False
+        A new ``fit`` keeps the fitted trees (the same objects) and adds rounds up to
+        ``n_estimators``, continuing from their raw scores f_m on X; their random draws are
+        made again, so with the same data, ``random_state`` and other parameters the
+        warm-started model is the model fitted at once. Not with ``n_iter_no_change``."""
 
 _DOC_ATTRS = """
     trees_ : list of list of prml14.trees.Tree
@@ -365,7 +417,9 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         validation_fraction=0.1,
         n_iter_no_change=None,
         tol=1e-4,
+        max_features=None,
         random_state=None,
+        warm_start=False,
     ):
         self.loss = loss
         self.learning_rate = learning_rate
@@ -383,7 +437,9 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.alpha = alpha
+        self.max_features = max_features
         self.random_state = random_state
+        self.warm_start = warm_start
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -403,7 +459,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         GradientBoostingRegressor
             The fitted model.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, reset=not self._warm())
         check_magnitude(y, "y", 1e100)  # with weights up to 1e100, w·y² stays finite
         loss = make_loss(self.loss, alpha=self.alpha)
         return self._fit_boosting(X, y.astype(float), sample_weight, loss, None)
@@ -481,7 +537,9 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
         validation_fraction=0.1,
         n_iter_no_change=None,
         tol=1e-4,
+        max_features=None,
         random_state=None,
+        warm_start=False,
     ):
         self.loss = loss
         self.learning_rate = learning_rate
@@ -498,7 +556,9 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
+        self.max_features = max_features
         self.random_state = random_state
+        self.warm_start = warm_start
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -525,9 +585,15 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
             early-stopping split, with ``n_iter_no_change``): its raw score would run to −inf
             and its probability to a rounding error, so it is refused, as scikit-learn does.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, reset=not self._warm())
         check_classification_targets(y)
-        self.classes_, t = np.unique(y, return_inverse=True)
+        classes, t = np.unique(y, return_inverse=True)
+        if self._warm() and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                "y has other classes than the fitted trees; with warm_start=True the classes "
+                f"must stay {self.classes_.tolist()}"
+            )
+        self.classes_ = classes
         K = self.classes_.size
         if K < 2:
             raise ValueError(f"y needs samples of at least 2 classes, got {K} class")

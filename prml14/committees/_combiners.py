@@ -155,6 +155,42 @@ class BaseCombiner(BaseEstimator):
         check_is_fitted(self)
         return validate_data(self, X, reset=False, **X_CHECKS)
 
+    def _names_out(self, widths, input_features=None, passthrough=False):
+        """scikit-learn's output names: ``<class>_<member>`` for a member giving one column,
+        ``<class>_<member><i>`` for one giving several, then the inputs' with passthrough."""
+        check_is_fitted(self, "n_features_in_")
+        input_features = self._input_names(input_features)
+        prefix = type(self).__name__.lower()
+        names = [n for n, e in self.estimators if not (isinstance(e, str) and e == "drop")]
+        out = []
+        for name, width in zip(names, widths, strict=True):
+            out += (
+                [f"{prefix}_{name}"]
+                if width == 1
+                else [f"{prefix}_{name}{i}" for i in range(width)]
+            )
+        if passthrough:
+            out += list(input_features)
+        return np.asarray(out, dtype=object)
+
+    def _input_names(self, input_features):
+        """scikit-learn's rule for the input names: given ones must be one per input and match
+        ``feature_names_in_``; else ``feature_names_in_``, else ``x0``, ``x1``, ..."""
+        known = getattr(self, "feature_names_in_", None)
+        if input_features is None:
+            if known is not None:
+                return list(known)
+            return [f"x{i}" for i in range(self.n_features_in_)]
+        input_features = np.asarray(input_features, dtype=object)
+        if input_features.shape != (self.n_features_in_,):
+            raise ValueError(
+                f"input_features should have length equal to the {self.n_features_in_} "
+                f"features of X, got {input_features.shape[0] if input_features.ndim else 0}"
+            )
+        if known is not None and not np.array_equal(input_features, known):
+            raise ValueError("input_features is not equal to feature_names_in_")
+        return list(input_features)
+
     def _n_classes(self):
         return len(self.classes_) if is_classifier(self) else None
 

@@ -37,7 +37,7 @@ from sklearn.utils.validation import (
 
 from .._validation import check_random_state, check_sample_weight, random_state_params
 from ..trees import DecisionTreeClassifier, DecisionTreeRegressor
-from .bagging import bootstrap_indices, out_of_bag_mask
+from .bagging import _n_draws, bootstrap_indices, out_of_bag_mask
 
 __all__ = [
     "BaggingRegressor",
@@ -45,8 +45,8 @@ __all__ = [
 ]
 
 
-def _fit_member(estimator, X, y, indices, sample_weight, seed, use_counts):
-    """Fit one member on the bootstrap sample ``indices``.
+def _fit_member(estimator, X, y, indices, sample_weight, seed, use_counts, features=None):
+    """Fit one member on the bootstrap sample ``indices`` (and the columns ``features``).
 
     With ``use_counts`` the member is fitted on the distinct points of the sample, each weighted
     by how often it was drawn (times its ``sample_weight``): for estimators whose sample weights
@@ -54,6 +54,8 @@ def _fit_member(estimator, X, y, indices, sample_weight, seed, use_counts):
     """
     # Seed every random_state of the member, nested ones included (a tree inside a Pipeline).
     estimator.set_params(**dict.fromkeys(random_state_params(estimator), seed))
+    if features is not None:
+        X = X[:, features]
     if use_counts:
         rows, counts = np.unique(indices, return_counts=True)
         weight = counts.astype(float) if sample_weight is None else counts * sample_weight[rows]
@@ -72,7 +74,14 @@ class _BaseBagging(BaseEstimator):
             Interval(Integral, 1, None, closed="left"),
             Interval(RealNotInt, 0, 1, closed="right"),
         ],
+        "max_features": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="right"),
+        ],
+        "bootstrap": ["boolean"],
+        "bootstrap_features": ["boolean"],
         "oob_score": ["boolean"],
+        "warm_start": ["boolean"],
         "n_jobs": [None, Integral],
         "random_state": ["random_state"],
     }
@@ -95,10 +104,44 @@ class _BaseBagging(BaseEstimator):
         -------
         object
             The fitted ensemble.
+
+        Notes
+        -----
+        With ``warm_start=True`` and a fitted ensemble, ``fit`` keeps the fitted members (the
+        very same objects) and adds ``n_estimators - len(estimators_)`` new ones. The random
+        draws are made for all ``n_estimators`` members, as a fit from scratch makes them, and
+        the new members take the draws of their positions: their samples, seeds and feature
+        subsets are those a fit of all the members at once gives them, so the same
+        ``random_state`` gives the same warm-started ensemble. The old members keep the seeds
+        of their own, shorter, fit; the warm-started ensemble equals a fit of all members at
+        once where those seeds coincide: when neither rows nor columns are drawn
+        (``bootstrap=False`` with all rows, all columns), or when the members do not use
+        their seed.
         """
-        X, y = validate_data(self, X, y, y_numeric=is_regressor(self))
+        warm = self.warm_start and hasattr(self, "estimators_")
+        X, y = validate_data(self, X, y, y_numeric=is_regressor(self), reset=not warm)
+        n_old = len(self.estimators_) if warm else 0
+        if self.n_estimators < n_old:
+            raise ValueError(
+                f"n_estimators={self.n_estimators} must be at least the {n_old} members "
+                "already fitted when warm_start=True"
+            )
+        old_classes = getattr(self, "classes_", None) if warm else None
         self.estimator_ = self._member_template()
         y = self._check_targets_and_estimator(y)
+        if old_classes is not None and not np.array_equal(old_classes, self.classes_):
+            self.classes_ = old_classes
+            raise ValueError(
+                "y has other classes than the fitted members; with warm_start=True the "
+                f"classes must stay {old_classes.tolist()}"
+            )
+        if n_old == self.n_estimators:
+            warnings.warn(
+                "warm_start=True without a larger n_estimators fits no new member",
+                UserWarning,
+                stacklevel=2,
+            )
+            return self
         use_counts = has_fit_parameter(self.estimator_, "sample_weight")
         if sample_weight is not None:
             if not use_counts:
@@ -108,13 +151,16 @@ class _BaseBagging(BaseEstimator):
                 )
             sample_weight = check_sample_weight(sample_weight, X)
         rng = check_random_state(self.random_state)
-        indices = self._draw_samples(X.shape[0], rng)
-        seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)
+        indices = self._draw_samples(X.shape[0], rng)[n_old:]
+        seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_estimators)[n_old:]
+        # after the seeds, and only when drawn, so that the other fits keep their stream
+        features = self._draw_features(X.shape[1], rng)
+        features = [None] * len(seeds) if features is None else features[n_old:]
         if sample_weight is not None:
             indices = self._redraw_weightless(indices, sample_weight, rng)
         # processes (joblib's default backend, loky): a member's many small numpy calls hold
         # the GIL; joblib.parallel_config(backend=...) picks threads, Dask or Ray instead
-        self.estimators_ = Parallel(n_jobs=self.n_jobs)(
+        new = Parallel(n_jobs=self.n_jobs)(
             delayed(_fit_member)(
                 clone(self.estimator_),
                 X,
@@ -123,10 +169,16 @@ class _BaseBagging(BaseEstimator):
                 self._member_weight(sample_weight, y, indices[m]),
                 seeds[m],
                 use_counts,
+                features[m],
             )
-            for m in range(self.n_estimators)
+            for m in range(len(seeds))
         )
-        self.estimators_samples_ = list(indices)
+        if not warm:
+            self.estimators_, self.estimators_samples_, self.estimators_features_ = [], [], []
+        self.estimators_ += new  # the old members stay the very same objects
+        self.estimators_samples_ += list(indices)
+        all_features = np.arange(X.shape[1])
+        self.estimators_features_ += [all_features if f is None else f for f in features]
         if self.oob_score:
             self._set_oob(X, y)
         return self
@@ -136,8 +188,38 @@ class _BaseBagging(BaseEstimator):
         return self._default_estimator() if self.estimator is None else self.estimator
 
     def _draw_samples(self, n_samples, rng):
-        """The training rows of every member, one row of indices each (the bootstrap)."""
-        return bootstrap_indices(n_samples, self.n_estimators, self.max_samples, rng)
+        """The training rows of every member, one row of indices each: the bootstrap, or
+        with ``bootstrap=False`` rows drawn without replacement (all rows: no draw)."""
+        if self.bootstrap:
+            return bootstrap_indices(n_samples, self.n_estimators, self.max_samples, rng)
+        if self.oob_score:
+            raise ValueError("oob_score=True needs bootstrap=True (no point is out of bag)")
+        n_draws = _n_draws(n_samples, self.max_samples)
+        if n_draws == n_samples:
+            return np.broadcast_to(np.arange(n_samples), (self.n_estimators, n_samples))
+        order = rng.random_sample((self.n_estimators, n_samples)).argsort(axis=1)
+        return np.sort(order[:, :n_draws], axis=1)
+
+    def _draw_features(self, n_features, rng):
+        """The columns of every member, one row each (scikit-learn's ``max_features`` and
+        ``bootstrap_features``), or None when every member takes all columns (no draw)."""
+        mf = self.max_features
+        n_draws = max(1, int(mf * n_features)) if isinstance(mf, float) else int(mf)
+        if n_draws > n_features:
+            raise ValueError(f"max_features must be <= n_features = {n_features}, got {mf}")
+        if self.bootstrap_features:
+            return rng.randint(0, n_features, size=(self.n_estimators, n_draws))
+        if n_draws == n_features:
+            return None
+        order = rng.random_sample((self.n_estimators, n_features)).argsort(axis=1)
+        return np.sort(order[:, :n_draws], axis=1)
+
+    def _columns(self, m, X):
+        """The columns of X that member m was trained on."""
+        f = self.estimators_features_[m]
+        if f.shape[0] == X.shape[1] and np.array_equal(f, np.arange(X.shape[1])):
+            return X
+        return X[:, f]
 
     def _member_weight(self, sample_weight, y, indices):
         """The sample weights of the member trained on ``indices`` (bagging: ``sample_weight``;
@@ -167,10 +249,10 @@ class _BaseBagging(BaseEstimator):
         """Average of ``member_output(estimator, X_subset)`` over each point's OOB members."""
         mask = out_of_bag_mask(self.estimators_samples_, X.shape[0])
         total, count = None, mask.sum(axis=1)
-        for estimator, oob in zip(self.estimators_, mask.T, strict=True):
+        for m, (estimator, oob) in enumerate(zip(self.estimators_, mask.T, strict=True)):
             if not oob.any():
                 continue
-            out = member_output(estimator, X[oob])
+            out = member_output(estimator, self._columns(m, X[oob]))
             if total is None:
                 total = np.zeros((X.shape[0],) + out.shape[1:])
             total[oob] += out
@@ -215,8 +297,19 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
     max_samples : int or float, default=None
         Points per bootstrap sample: an int in [1, N], a float in (0, 1] (fraction of N), or
         None (N).
+    max_features : int or float, default=1.0
+        Columns per member, drawn once for the member (scikit-learn's bagging, the random
+        subspace method): an int in [1, D] or a float in (0, 1] (a fraction of D, at least 1).
+    bootstrap : bool, default=True
+        Draw each member's rows with replacement; False draws ``max_samples`` rows without
+        replacement (all rows when it is None), and then no point is out of bag.
+    bootstrap_features : bool, default=False
+        Draw each member's columns with replacement.
     oob_score : bool, default=False
         Estimate the generalisation R² from out-of-bag predictions.
+    warm_start : bool, default=False
+        A new ``fit`` keeps the fitted members and adds new ones up to ``n_estimators``
+        (see :meth:`fit` for what the result equals).
     n_jobs : int, default=None
         Members fitted in parallel by joblib: in processes (loky) unless
         ``joblib.parallel_config`` names another backend; None means 1. Results do not depend
@@ -232,6 +325,8 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         The M fitted members.
     estimators_samples_ : list of ndarray of int
         The bootstrap indices each member was trained on.
+    estimators_features_ : list of ndarray of int
+        The columns each member was trained on.
     n_features_in_ : int
         The number of input features.
     oob_prediction_ : ndarray of shape (n_samples,)
@@ -246,13 +341,21 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         n_estimators=10,
         *,
         max_samples=None,
+        max_features=1.0,
+        bootstrap=True,
+        bootstrap_features=False,
         oob_score=False,
+        warm_start=False,
         n_jobs=None,
         random_state=None,
     ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_samples = max_samples
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.bootstrap_features = bootstrap_features
+        self.warm_start = warm_start
         self.oob_score = oob_score
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -286,7 +389,9 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
             :meth:`predict`.
         """
         X = self._validate_predict(X)
-        return np.column_stack([est.predict(X) for est in self.estimators_])
+        return np.column_stack(
+            [est.predict(self._columns(m, X)) for m, est in enumerate(self.estimators_)]
+        )
 
     def predict(self, X):
         """The committee prediction (14.7): the average of the members' predictions.
@@ -303,8 +408,8 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         """
         X = self._validate_predict(X)
         total = np.zeros(X.shape[0])
-        for est in self.estimators_:  # running sum: never an M×N array
-            total += est.predict(X)
+        for m, est in enumerate(self.estimators_):  # running sum: never an M×N array
+            total += est.predict(self._columns(m, X))
         return total / len(self.estimators_)
 
 
@@ -326,10 +431,21 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         M, the number of members.
     max_samples : int or float, default=None
         Points per bootstrap sample, as in :class:`BaggingRegressor`.
+    max_features : int or float, default=1.0
+        Columns per member, drawn once for the member (scikit-learn's bagging, the random
+        subspace method): an int in [1, D] or a float in (0, 1] (a fraction of D, at least 1).
+    bootstrap : bool, default=True
+        Draw each member's rows with replacement; False draws ``max_samples`` rows without
+        replacement (all rows when it is None), and then no point is out of bag.
+    bootstrap_features : bool, default=False
+        Draw each member's columns with replacement.
     voting : {"soft", "hard"}, default="soft"
         Average the members' class probabilities (soft) or count one vote per member (hard).
     oob_score : bool, default=False
         Estimate the generalisation accuracy from out-of-bag votes.
+    warm_start : bool, default=False
+        A new ``fit`` keeps the fitted members and adds new ones up to ``n_estimators``
+        (see :meth:`fit` for what the result equals).
     n_jobs : int, default=None
         Members fitted in parallel by joblib: in processes (loky) unless
         ``joblib.parallel_config`` names another backend; None means 1. Results do not depend
@@ -348,6 +464,8 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         (``classes_[k]`` is label k).
     estimators_samples_ : list of ndarray of int
         The bootstrap indices each member was trained on.
+    estimators_features_ : list of ndarray of int
+        The columns each member was trained on.
     n_features_in_ : int
         The number of input features.
     oob_decision_function_ : ndarray of shape (n_samples, n_classes)
@@ -367,14 +485,22 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         n_estimators=10,
         *,
         max_samples=None,
+        max_features=1.0,
+        bootstrap=True,
+        bootstrap_features=False,
         voting="soft",
         oob_score=False,
+        warm_start=False,
         n_jobs=None,
         random_state=None,
     ):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_samples = max_samples
+        self.max_features = max_features
+        self.bootstrap = bootstrap
+        self.bootstrap_features = bootstrap_features
+        self.warm_start = warm_start
         self.voting = voting
         self.oob_score = oob_score
         self.n_jobs = n_jobs
@@ -444,8 +570,8 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         """
         X = self._validate_predict(X)
         total = np.zeros((X.shape[0], len(self.classes_)))
-        for est in self.estimators_:
-            total += self._member_votes(est, X)
+        for m, est in enumerate(self.estimators_):
+            total += self._member_votes(est, self._columns(m, X))
         return total / len(self.estimators_)
 
     def predict(self, X):

@@ -31,6 +31,7 @@ from sklearn.base import (
 )
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
 
 from ._combiners import (
     STACK_METHODS,
@@ -143,6 +144,22 @@ class VotingRegressor(RegressorMixin, TransformerMixin, BaseCombiner):
             Σ_m w_m y_m(x) with the normalised ``weights_``.
         """
         return self.transform(X) @ self.weights_
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the columns of :meth:`transform`, as scikit-learn's ``VotingRegressor``.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Not used (checked against ``feature_names_in_`` if given).
+
+        Returns
+        -------
+        ndarray of str objects
+            ``"votingregressor_<name>"`` for every member that is not dropped.
+        """
+        check_is_fitted(self, "n_features_in_")
+        return self._names_out([1] * len(self.estimators_), input_features)
 
 
 class VotingClassifier(ClassifierMixin, TransformerMixin, BaseCombiner):
@@ -267,6 +284,24 @@ class VotingClassifier(ClassifierMixin, TransformerMixin, BaseCombiner):
             P = self._probabilities(X)
             return P.reshape(P.shape[0], -1)
         return self._votes(X)
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the columns of :meth:`transform`, as scikit-learn's ``VotingClassifier``.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Not used (checked against ``feature_names_in_`` if given).
+
+        Returns
+        -------
+        ndarray of str objects
+            Hard voting: ``"votingclassifier_<name>"`` per member; soft voting:
+            ``"votingclassifier_<name><k>"`` for k = 0, ..., K − 1 per member.
+        """
+        check_is_fitted(self, "n_features_in_")
+        width = len(self.classes_) if self.voting == "soft" else 1
+        return self._names_out([width] * len(self.estimators_), input_features)
 
     def _shares(self, X):
         X = self._validate_predict(X)

@@ -73,6 +73,7 @@ class _ForestMixin:
             Interval(RealNotInt, 0, 1, closed="right"),
         ],
         "oob_score": ["boolean"],
+        "warm_start": ["boolean"],
         "n_jobs": [None, Integral],
         "random_state": ["random_state"],
         **{k: DecisionTreeRegressor._parameter_constraints[k] for k in _TREE_PARAMS},
@@ -91,6 +92,9 @@ class _ForestMixin:
             raise ValueError("max_samples must be None when bootstrap=False")
         # every tree on all the rows (a read-only view, no M×N copy)
         return np.broadcast_to(np.arange(n_samples), (self.n_estimators, n_samples))
+
+    def _draw_features(self, n_features, rng):
+        return None  # every tree sees all columns; max_features is drawn at every node
 
     @property
     def feature_importances_(self):
@@ -247,6 +251,11 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         Rows per bootstrap sample: an int, a fraction of N or None (N). Only with bootstrap.
     oob_score : bool, default=False
         Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
+    warm_start : bool, default=False
+        A new ``fit`` keeps the fitted trees (the same objects) and grows new ones up to
+        ``n_estimators``; the new trees get the bootstrap samples and seeds a fit of all the
+        trees at once gives them (see :meth:`BaggingRegressor.fit`). Without bootstrap the
+        warm-started forest is the forest fitted at once.
     n_jobs : int, default=None
         Trees fitted in parallel by joblib processes (loky) and evaluated by threads, unless
         ``joblib.parallel_config`` names another backend; None means 1. The results depend
@@ -262,6 +271,9 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         The M fitted trees.
     estimators_samples_ : list of ndarray of int
         The bootstrap indices of every tree (all rows when ``bootstrap=False``).
+    estimators_features_ : list of ndarray of int
+        Bagging's columns per member: all of them for every tree (a forest draws
+        ``max_features`` at every node instead).
     feature_importances_ : ndarray of shape (n_features,)
         The impurity-based importances (B.32).
     n_features_in_ : int
@@ -288,6 +300,7 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         bootstrap=True,
         max_samples=None,
         oob_score=False,
+        warm_start=False,
         n_jobs=None,
         random_state=None,
     ):
@@ -301,6 +314,7 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         self.bootstrap = bootstrap
         self.max_samples = max_samples
         self.oob_score = oob_score
+        self.warm_start = warm_start
         self.n_jobs = n_jobs
         self.random_state = random_state
 
@@ -397,6 +411,11 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         Rows per bootstrap sample: an int, a fraction of N or None (N). Only with bootstrap.
     oob_score : bool, default=False
         Compute the out-of-bag predictions (B.31) and their score (needs bootstrap).
+    warm_start : bool, default=False
+        A new ``fit`` keeps the fitted trees (the same objects) and grows new ones up to
+        ``n_estimators``; the new trees get the bootstrap samples and seeds a fit of all the
+        trees at once gives them (see :meth:`BaggingRegressor.fit`). Without bootstrap the
+        warm-started forest is the forest fitted at once.
     n_jobs : int, default=None
         Trees fitted in parallel by joblib processes (loky) and evaluated by threads, unless
         ``joblib.parallel_config`` names another backend; None means 1. The results depend
@@ -418,6 +437,9 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         The M fitted trees, trained on the encoded labels 0, ..., K − 1.
     estimators_samples_ : list of ndarray of int
         The bootstrap indices of every tree (all rows when ``bootstrap=False``).
+    estimators_features_ : list of ndarray of int
+        Bagging's columns per member: all of them for every tree (a forest draws
+        ``max_features`` at every node instead).
     feature_importances_ : ndarray of shape (n_features,)
         The impurity-based importances (B.32).
     n_features_in_ : int
@@ -451,6 +473,7 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         bootstrap=True,
         max_samples=None,
         oob_score=False,
+        warm_start=False,
         n_jobs=None,
         random_state=None,
         class_weight=None,
@@ -467,6 +490,7 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         self.bootstrap = bootstrap
         self.max_samples = max_samples
         self.oob_score = oob_score
+        self.warm_start = warm_start
         self.n_jobs = n_jobs
         self.random_state = random_state
 

@@ -323,10 +323,10 @@ def _oob_score(ensemble, X, y, mask):
     """The ensemble's out-of-bag committee (B.31) on X, scored like ``oob_score_``."""
     classify = is_classifier(ensemble)
     total = None
-    for est, oob in zip(ensemble.estimators_, mask.T, strict=True):
+    for m, (est, oob) in enumerate(zip(ensemble.estimators_, mask.T, strict=True)):
         if not oob.any():
             continue
-        Xs = X[oob]
+        Xs = ensemble._columns(m, X[oob])  # a bagging member's own columns
         out = ensemble._member_votes(est, Xs) if classify else est.predict(Xs)
         if total is None:
             total = np.zeros((X.shape[0],) + out.shape[1:])

@@ -26,8 +26,10 @@ from sklearn.base import (
 )
 from sklearn.linear_model import LogisticRegression, RidgeCV
 from sklearn.model_selection import StratifiedKFold, check_cv
+from sklearn.utils import Bunch
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_sample_weight
 from ._combiners import STACK_METHODS, BaseCombiner
@@ -51,7 +53,7 @@ class _Stacking(TransformerMixin, BaseCombiner):
     _parameter_constraints: dict = {
         "estimators": [list],
         "final_estimator": [None, HasMethods(["fit", "predict"])],
-        "cv": ["cv_object"],
+        "cv": ["cv_object", StrOptions({"prefit"})],
         "passthrough": ["boolean"],
         "n_jobs": [None, Integral],
     }
@@ -72,6 +74,51 @@ class _Stacking(TransformerMixin, BaseCombiner):
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X)
         self.stack_method_ = self._resolve_methods(members)
+        if self._prefit():
+            outputs = self._prefit_outputs(members, X)
+        else:
+            outputs = self._out_of_fold_outputs(members, X, y, sample_weight)
+        self._n_feature_outs = [
+            out.shape[1] - (meth == "predict_proba" and self._n_classes() == 2)
+            for out, meth in zip(outputs, self.stack_method_, strict=True)
+        ]
+        meta = self._meta_features(outputs, X if self.passthrough else None)
+        params = {} if sample_weight is None else {"sample_weight": sample_weight}
+        self.final_estimator_ = clone(final).fit(meta, y, **params)
+        return self
+
+    def _prefit(self):
+        return isinstance(self.cv, str) and self.cv == "prefit"
+
+    def _prefit_outputs(self, members, X):
+        """``cv="prefit"``: the members as given (not cloned, not refitted) and their outputs on
+        X, which should be data they were not trained on (scikit-learn's semantics)."""
+        for name, est in members:
+            check_is_fitted(est)
+            if is_classifier(self) and not np.array_equal(
+                np.asarray(getattr(est, "classes_", self.classes_)), self.classes_
+            ):
+                raise ValueError(
+                    f"the prefit estimator {name!r} has classes {est.classes_!r}, y has "
+                    f"{self.classes_!r}: with cv='prefit' they must be the same"
+                )
+        self.estimators_ = [est for _, est in members]
+        self.named_estimators_ = Bunch(**dict(members))
+        return [
+            self._member_output(est, X, meth)
+            for (_, est), meth in zip(members, self.stack_method_, strict=True)
+        ]
+
+    def _member_output(self, est, X, meth):
+        """One member's output as a 2-D block; a prefit classifier's ``predict`` (labels) is
+        encoded as the class index, as members fitted here predict it."""
+        out = np.asarray(getattr(est, meth)(X)).reshape(X.shape[0], -1)
+        if meth == "predict" and is_classifier(self) and self._prefit():
+            out = self._encode(out.ravel()).reshape(-1, 1)
+        return out
+
+    def _out_of_fold_outputs(self, members, X, y, sample_weight):
+        """The members fitted on all of (X, y) and their out-of-fold outputs (B.40)."""
         self._fit_members(members, X, y, sample_weight)
         # One list of folds for every member: the same rows are held out for all of them.
         cv = check_cv(self.cv, y, classifier=is_classifier(self))
@@ -96,10 +143,7 @@ class _Stacking(TransformerMixin, BaseCombiner):
             )
             for (_, est), meth in zip(members, self.stack_method_, strict=True)
         ]
-        meta = self._meta_features(outputs, X if self.passthrough else None)
-        params = {} if sample_weight is None else {"sample_weight": sample_weight}
-        self.final_estimator_ = clone(final).fit(meta, y, **params)
-        return self
+        return outputs
 
     def transform(self, X):
         """The meta-features of X: the fitted members' outputs (and X itself with passthrough).
@@ -117,10 +161,28 @@ class _Stacking(TransformerMixin, BaseCombiner):
         """
         X = self._validate_predict(X)
         outputs = [
-            np.asarray(getattr(est, meth)(X)).reshape(X.shape[0], -1)
+            self._member_output(est, X, meth)
             for est, meth in zip(self.estimators_, self.stack_method_, strict=True)
         ]
         return self._meta_features(outputs, X if self.passthrough else None)
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the columns of :meth:`transform`, as scikit-learn's ``Stacking*``.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            The input names, used with ``passthrough`` (default: ``feature_names_in_`` or
+            ``x0``, ``x1``, ...); checked against ``feature_names_in_`` if both exist.
+
+        Returns
+        -------
+        ndarray of str objects
+            ``"<class>_<name>"`` for a member giving one column, ``"<class>_<name><i>"`` for
+            one giving several, then the input names with ``passthrough``.
+        """
+        check_is_fitted(self, "n_features_in_")
+        return self._names_out(self._n_feature_outs, input_features, self.passthrough)
 
 
 _STACK_FIT_DOC = """Fit the members on all of (X, y), the final estimator on out-of-fold outputs.
@@ -149,9 +211,13 @@ _STACK_PARAMS = """
         The members, cloned before fitting; ``"drop"`` switches one off.
     final_estimator : estimator, default=None
         Trained on the meta-features; None means {default}.
-    cv : int, cross-validation generator or iterable, default=None
+    cv : int, cross-validation generator, iterable or "prefit", default=None
         The folds, through ``sklearn.model_selection.check_cv`` (None: 5 folds{strat});
-        they are drawn once and shared by all members.{method}
+        they are drawn once and shared by all members. ``"prefit"``: the members are already
+        fitted; they are used as given (not cloned, not refitted) and the final estimator is
+        trained on their outputs on the X passed to ``fit`` (as in scikit-learn), which should
+        be rows the members never saw, else it learns to trust an overfitting member. A prefit
+        classifier must have the ``classes_`` of y.{method}
     passthrough : bool, default=False
         Append the inputs X to the meta-features.
     n_jobs : int, default=None
