@@ -254,7 +254,8 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
     warm_start : bool, default=False
         A new ``fit`` keeps the fitted trees (the same objects) and grows new ones up to
         ``n_estimators``; the new trees get the bootstrap samples and seeds a fit of all the
-        trees at once gives them (see :meth:`BaggingRegressor.fit`). Without bootstrap the
+        trees at once gives them (see
+        :meth:`~prml14.committees.bagging_estimators.BaggingRegressor.fit`). Without bootstrap the
         warm-started forest is the forest fitted at once.
     n_jobs : int, default=None
         Trees fitted in parallel by joblib processes (loky) and evaluated by threads, unless
@@ -414,7 +415,8 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
     warm_start : bool, default=False
         A new ``fit`` keeps the fitted trees (the same objects) and grows new ones up to
         ``n_estimators``; the new trees get the bootstrap samples and seeds a fit of all the
-        trees at once gives them (see :meth:`BaggingRegressor.fit`). Without bootstrap the
+        trees at once gives them (see
+        :meth:`~prml14.committees.bagging_estimators.BaggingRegressor.fit`). Without bootstrap the
         warm-started forest is the forest fitted at once.
     n_jobs : int, default=None
         Trees fitted in parallel by joblib processes (loky) and evaluated by threads, unless
