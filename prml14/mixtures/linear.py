@@ -94,8 +94,8 @@ def linear_component_log_densities(Phi, t, W, beta):
     W : array-like of shape (n_components, n_basis)
         One weight vector per row.
     beta : float or array-like of shape (n_components,)
-        Noise precision: shared, or one per component (as the experts of
-        :mod:`prml14.mixtures.expert_estimators`).
+        Noise precision (inverse variance): shared by the components, or one per component (as
+        the linear experts of :mod:`prml14.mixtures.expert_estimators` use).
 
     Returns
     -------
@@ -300,7 +300,8 @@ def expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi, W, beta):
 def q_linear_weights(Phi, t, gamma, W, beta):
     """The part of Q that depends on the weights: Σ_n Σ_k γ_nk {−(β/2)(t_n − w_kᵀφ_n)²} (14.39).
 
-    Q is this plus terms free of W; maximising it over each w_k is a weighted least squares.
+    Q equals this plus terms that do not depend on W. Maximising it over w_k alone is a weighted
+    least-squares problem for each k.
 
     Parameters
     ----------
@@ -484,10 +485,13 @@ def _least_squares(Phi, t, R, W_old, total_weight):
 def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     """w_k = (Φᵀ R_k Φ)⁻¹ Φᵀ R_k t for every k at once, equation (14.42).
 
-    R_k = diag(s_1 γ_1k, ..., s_N γ_Nk) is never formed (:func:`weighted_normal_equations`).
-    The solution makes the gradient (14.40)/(14.41) the zero vector. A singular Φᵀ R_k Φ is
-    solved in the minimum-norm sense (:func:`solve_normal_equations`, judged at unit diagonal
-    so that bad scaling is not taken for collinearity); a component with
+    R_k = diag(s_1 γ_1k, ..., s_N γ_Nk) is never formed: Φᵀ R_k Φ and Φᵀ R_k t are computed
+    for all K components at once (:func:`weighted_normal_equations`). The solution makes the
+    gradient (14.40)/(14.41) the zero vector.
+
+    Degenerate cases: a singular Φᵀ R_k Φ is solved in the minimum-norm least-squares sense
+    (:func:`solve_normal_equations`; singularity is judged after rescaling the system to unit
+    diagonal, so badly scaled inputs are not mistaken for collinear ones); a component with
     Σ_n s_n γ_nk <= 1e-10 Σ_n s_n keeps ``W_old[k]`` (or zeros if ``W_old`` is None).
 
     Parameters
@@ -497,7 +501,8 @@ def weighted_least_squares(Phi, t, gamma, W_old=None, *, sample_weight=None):
     t : array-like of shape (n_samples,)
         The targets.
     gamma : array-like of shape (n_samples, n_components)
-        The responsibilities, or any non-negative weights (rows need not sum to one).
+        The responsibilities (any non-negative weights: (14.42) does not need rows summing to
+        one).
     W_old : array-like of shape (n_components, n_basis), default=None
         The previous weights, kept by components that have lost every point.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -575,9 +580,10 @@ def noise_precision(Phi, t, gamma, W, *, sample_weight=None, floor=None):
 def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, check_input=True):
     """The M-step of a mixture of linear regressions: π (14.38), W (14.42), then β (14.44).
 
-    It maximises Q(θ, θ^old) with the points' terms weighted by s_n γ_nk: π_k = Σ_n s_n γ_nk /
-    Σ_n s_n (:func:`mixing_coefficients`), the K weighted normal equations
-    (:func:`weighted_least_squares`), the precision at the new W (:func:`noise_precision`).
+    It maximises Q(θ, θ^old), the expected complete-data log-likelihood with the points' terms
+    weighted by s_n γ_nk: first π_k = Σ_n s_n γ_nk / Σ_n s_n (:func:`mixing_coefficients`), then
+    the K weighted normal equations (:func:`weighted_least_squares`), then the precision at the
+    new weights (:func:`noise_precision`). The arguments are checked once.
 
     Parameters
     ----------
@@ -594,7 +600,8 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, 
     floor : float > 0, default=None
         Lower bound on the variance 1/β (see :func:`noise_precision`).
     check_input : bool, default=True
-        Validate the arguments (once). ``False`` skips the checks, as the estimators' EM loops do.
+        Validate the arguments. ``False`` skips the checks (and their fixed cost) for arguments
+        already validated, as the estimators' EM loops do after ``fit`` has checked the data.
 
     Returns
     -------
