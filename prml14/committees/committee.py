@@ -247,6 +247,14 @@ def make_uncorrelated_errors(n_samples, n_members, *, scales=None, random_state=
     -------
     ndarray of shape (n_samples, n_members)
         ε_m(x_n), samples first like the member predictions.
+
+    Raises
+    ------
+    TypeError
+        If n_samples or n_members is not an integer.
+    ValueError
+        If n_samples < 2, n_members is not in [1, n_samples − 1], or scales is negative, not
+        finite or not of shape (n_members,).
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=2)
     check_scalar(n_members, "n_members", Integral, min_val=1, max_val=n_samples - 1)

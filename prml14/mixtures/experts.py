@@ -198,6 +198,8 @@ def hierarchical_log_gates(Phi_gate, gate_coefs):
 
     Raises
     ------
+    TypeError
+        If gate_coefs is not a non-empty list or tuple of arrays.
     ValueError
         If Phi_gate or a level of gate_coefs is not finite or not of the shape given above.
     """
@@ -576,7 +578,8 @@ def hierarchical_gates_m_step(
     Raises
     ------
     TypeError
-        If ``l2`` is not a real number or ``max_iter`` not an integer.
+        If gate_coefs is not a non-empty list or tuple of arrays, ``l2`` is not a real number or
+        ``max_iter`` not an integer.
     ValueError
         If an array is not finite or misshapen, gamma or sample_weight is negative, Phi_gate or
         a gate exceeds 1e150 in magnitude, or ``l2`` < 0.
