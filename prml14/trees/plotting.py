@@ -233,6 +233,12 @@ def _class_color(k, n_classes):
     return COMPONENT_COLORS[k % len(COMPONENT_COLORS)]
 
 
+def _tint(color, strength):
+    """``color`` at ``strength`` over white, opaque: the branch lines stay behind the box."""
+    rgb = np.array(to_rgba(color)[:3])
+    return (*(strength * rgb + (1.0 - strength)), 1.0)
+
+
 def plot_tree_diagram(model, *, ax=None, feature_names=None, show_thresholds="names", decimals=2):
     """Draw a fitted tree as a binary tree (the counterpart of PRML's Fig 14.6).
 
@@ -302,11 +308,9 @@ def plot_tree_diagram(model, *, ax=None, feature_names=None, show_thresholds="na
         )
     for leaf in leaves:
         if is_classifier(model):
-            face = to_rgba(
-                _class_color(int(np.argmax(tree.value[leaf])), len(model.classes_)), 0.25
-            )
+            face = _tint(_class_color(int(np.argmax(tree.value[leaf])), len(model.classes_)), 0.25)
         else:
-            face = to_rgba(ROLE_COLORS["member"], 0.35)
+            face = _tint(ROLE_COLORS["member"], 0.35)
         ax.text(
             x[leaf],
             y[leaf],
