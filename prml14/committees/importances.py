@@ -71,6 +71,14 @@ def impurity_importances(tree, n_features=None, normalize=True):
     -------
     ndarray of shape (n_features,)
         The decrease of Σ_τ N_τ Q_τ credited to each feature.
+
+    Raises
+    ------
+    TypeError
+        If tree is not a fitted :class:`~prml14.trees.Tree` (an estimator is refused: pass its
+        tree_), or n_features is not an integer.
+    ValueError
+        If n_features is below 1 or below the number of features the tree cuts on.
     """
     tree = check_tree(tree)
     inner = np.flatnonzero(tree.children_left != TREE_LEAF)
