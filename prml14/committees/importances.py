@@ -75,8 +75,8 @@ def impurity_importances(tree, n_features=None, normalize=True):
     Raises
     ------
     TypeError
-        If tree is not a fitted :class:`~prml14.trees.Tree` (an estimator is refused: pass its
-        tree_), or n_features is not an integer.
+        If tree is not a fitted :class:`~prml14.trees.structure.Tree`
+        (an estimator is refused: pass its tree_), or n_features is not an integer.
     ValueError
         If n_features is below 1 or below the number of features the tree cuts on.
     """
