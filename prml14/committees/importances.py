@@ -280,8 +280,9 @@ def permutation_importance(
     ------
     ValueError
         If y has not one entry per row of X or, for a regressor, is not finite or exceeds
-        1e150 in magnitude (rescale it); if ``random_state`` is not a valid seed, or
-        ``sample_weight`` is misshapen, negative or not finite.
+        1e150 in magnitude (rescale it); if ``random_state`` is not a valid seed,
+        ``sample_weight`` is misshapen, negative or not finite, or ``scoring`` is not a
+        scorer's name, a callable or None (scikit-learn's InvalidParameterError).
     TypeError
         If ``estimator`` has no ``predict`` method or ``n_jobs`` is not None or an integer.
     """
