@@ -1,5 +1,5 @@
-"""Every public docstring of prml14 passes numpydoc's validation, and every public function's
-"Raises" section names each ValueError and TypeError that the function raises.
+"""Every public docstring of prml14 passes numpydoc's validation, and the "Raises" section of
+every public function and estimator ``fit`` names each ValueError and TypeError it raises.
 
 The public objects are the names in each public module's ``__all__`` (and the public methods
 of the classes among them). Skipped checks of numpydoc's validation, and why:
@@ -12,9 +12,11 @@ of the classes among them). Skipped checks of numpydoc's validation, and why:
 The Raises check reuses the fuzz suite's machinery (tests/test_fuzz.py, tests/fuzz_inputs.py):
 for every public function it makes every argument hostile in every way the fuzz suite knows,
 deterministically (fixed seeds, n_samples 1 and 7), and records the ValueError and TypeError
-each call raises. A raised exception is documented when the Raises section names its class or
-a base class that is a ValueError or a TypeError (scikit-learn's InvalidParameterError, a
-subclass of both, is documented as ValueError).
+each call raises; for every public estimator it does the same with ``fit`` and every case of
+the fuzz suite's estimator walk (bad X, y and sample_weight, each hyper-parameter at and beyond
+its declared constraints). A raised exception is documented when the Raises section names its
+class or a base class that is a ValueError or a TypeError (scikit-learn's
+InvalidParameterError, a subclass of both, is documented as ValueError).
 """
 
 import functools
@@ -145,6 +147,55 @@ def test_raises_section_names_what_the_function_raises(name, func, raised_by):
             f"  {error.__name__} raised for {argument} ({kind}): {message[:120]}"
             for error, argument, kind, message in missing
         )
+    )
+
+
+def _raised_by_fit(cls):
+    """{(exception class, part): (case, message)}: the ValueErrors and TypeErrors that
+    ``cls.fit`` raises on every case of the fuzz suite (bad X, y, sample_weight, and every
+    hyper-parameter at and beyond its declared constraints), with a fixed seed."""
+    raised = {}
+    for part, kind in test_fuzz._estimator_cases(cls):
+        rng = np.random.default_rng(0)
+        X, y = test_fuzz._data(cls, kind, rng)
+        params, fit_kwargs = {}, {}
+        if part == "X":
+            X = test_fuzz._perturb_X(X, kind, rng)
+            y = y[: len(X)]
+        elif part == "y":
+            y = test_fuzz._perturb_y(y, kind)
+        elif part == "sample_weight":
+            fit_kwargs["sample_weight"] = test_fuzz._perturb_weight(len(y), kind)
+        else:
+            params = dict([kind])
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                test_fuzz.fast_estimator(cls, **params).fit(X, y, **fit_kwargs)
+        except (ValueError, TypeError) as error:
+            key = (type(error), kind[0] if part == "param" else part)
+            raised.setdefault(key, (test_fuzz._case_id(part, kind), str(error)))
+        except Exception:  # other exceptions are test_fuzz's concern
+            pass
+    return raised
+
+
+@pytest.fixture(scope="module")
+def raised_by_fit():
+    """The walk of :func:`_raised_by_fit`, run once per estimator and module."""
+    return functools.cache(_raised_by_fit)
+
+
+@pytest.mark.parametrize(
+    "name, cls", test_fuzz.ESTIMATORS, ids=[n for n, _ in test_fuzz.ESTIMATORS]
+)
+def test_fit_raises_section_names_what_fit_raises(name, cls, raised_by_fit):
+    """Each ValueError and TypeError that the fuzz suite's cases provoke in ``fit`` is named in
+    the Raises section of its docstring."""
+    missing = undocumented(raised_by_fit(cls), documented_exceptions(cls.fit))
+    assert not missing, f"{name}.fit: the Raises section does not name\n" + "\n".join(
+        f"  {error.__name__} raised for {part} ({case}): {message[:120]}"
+        for error, part, case, message in missing
     )
 
 
