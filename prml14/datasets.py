@@ -70,6 +70,13 @@ def make_gated_regression(n_samples=300, noise=0.15, random_state=None):
         The inputs.
     t : ndarray of shape (n_samples,)
         The targets.
+
+    Raises
+    ------
+    ValueError
+        If n_samples is not an integer >= 1, noise is not a real number >= 0, or random_state is
+        not a seed in [0, 2**32 - 1], a RandomState or None (scikit-learn's InvalidParameterError,
+        which is also a TypeError).
     """
     rng = check_random_state(random_state)
     x = rng.uniform(-1.0, 1.0, n_samples)
@@ -126,8 +133,11 @@ def make_mixture_of_linear_regressions(
     Raises
     ------
     ValueError
-        If ``weights`` is empty, negative, not finite or sums to zero, or ``coef`` is not a
-        finite array with one row of two (intercept, slope) per weight.
+        If ``weights`` is not array-like, empty, negative, not finite or sums to zero, or ``coef``
+        is not a finite array with one row of two (intercept, slope) per weight; or if n_samples is
+        not an integer >= 1, precision is not a real number > 0, or random_state is not a seed in
+        [0, 2**32 - 1], a RandomState or None (scikit-learn's InvalidParameterError, which is also
+        a TypeError).
     """
     weights, coef = _check_components(weights, coef, 2)
     rng = check_random_state(random_state)
@@ -177,8 +187,10 @@ def make_mixture_of_logistic_regressions(
     Raises
     ------
     ValueError
-        If ``weights`` is empty, negative, not finite or sums to zero, or ``coef`` is not a
-        finite array with one row of three (bias, w1, w2) per weight.
+        If ``weights`` is not array-like, empty, negative, not finite or sums to zero, or ``coef``
+        is not a finite array with one row of three (bias, w1, w2) per weight; or if n_samples is
+        not an integer >= 1 or random_state is not a seed in [0, 2**32 - 1], a RandomState or None
+        (scikit-learn's InvalidParameterError, which is also a TypeError).
     """
     weights, coef = _check_components(weights, coef, 3)
     rng = check_random_state(random_state)
@@ -215,6 +227,13 @@ def make_wavy_classes(n_samples=30, noise=0.15, random_state=None):
         The inputs.
     t : ndarray of shape (n_samples,)
         Labels in {−1, +1}.
+
+    Raises
+    ------
+    ValueError
+        If n_samples is not an integer >= 1, noise is not a real number >= 0, or random_state is
+        not a seed in [0, 2**32 - 1], a RandomState or None (scikit-learn's InvalidParameterError,
+        which is also a TypeError).
     """
     rng = check_random_state(random_state)
     X = rng.uniform(-1.0, 1.0, size=(n_samples, 2))
@@ -252,6 +271,13 @@ def make_five_regions(n_samples=400, noise=0.3, random_state=None):
         The targets.
     region : ndarray of shape (n_samples,)
         The true region index 0-4 (A-E).
+
+    Raises
+    ------
+    ValueError
+        If n_samples is not an integer >= 1, noise is not a real number >= 0, or random_state is
+        not a seed in [0, 2**32 - 1], a RandomState or None (scikit-learn's InvalidParameterError,
+        which is also a TypeError).
     """
     rng = check_random_state(random_state)
     X = rng.uniform(size=(n_samples, 2))
@@ -288,6 +314,13 @@ def make_xor_regression(n_samples=400, noise=0.1, random_state=None):
         The inputs.
     t : ndarray of shape (n_samples,)
         The targets.
+
+    Raises
+    ------
+    ValueError
+        If n_samples is not an integer >= 1, noise is not a real number >= 0, or random_state is
+        not a seed in [0, 2**32 - 1], a RandomState or None (scikit-learn's InvalidParameterError,
+        which is also a TypeError).
     """
     rng = check_random_state(random_state)
     X = rng.uniform(size=(n_samples, 2))

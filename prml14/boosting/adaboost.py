@@ -214,6 +214,8 @@ def update_weights(w, alpha, miss, *, log=False):
 
     Raises
     ------
+    TypeError
+        If alpha is not a real number.
     ValueError
         Naming the argument, if w (negative unless ``log``) or miss is invalid as in
         :func:`weighted_misclassification`, α_m is not finite, or w exp(α_m) overflows (then
@@ -286,6 +288,12 @@ def committee_sign(predictions, alphas):
     -------
     ndarray of shape (n_samples,)
         −1, +1 (or 0 on an exact tie).
+
+    Raises
+    ------
+    ValueError
+        If predictions or alphas is empty or not a finite real array, or predictions is not of
+        shape (n_samples, n_members) with one column per entry of alphas.
     """
     Y, alphas = _per_member(predictions, alphas)
     return np.sign(Y @ alphas)
@@ -337,6 +345,12 @@ def additive_model(predictions, alphas):
     -------
     ndarray of shape (n_samples,)
         f_m(x_n).
+
+    Raises
+    ------
+    ValueError
+        If predictions or alphas is empty or not a finite real array, or predictions is not of
+        shape (n_samples, n_members) with one column per entry of alphas.
     """
     Y, alphas = _per_member(predictions, alphas)
     return 0.5 * (Y @ alphas)
@@ -461,6 +475,8 @@ def exponential_weight_update(w, alpha, t, y):
 
     Raises
     ------
+    TypeError
+        If alpha is not a real number.
     ValueError
         Naming the argument, if α_m is not finite, w, t and y are not finite 1-D arrays of one
         length, w has a negative entry, or a weight overflows.
@@ -487,6 +503,11 @@ def margin_from_mistakes(miss):
     -------
     ndarray of float
         The margins t_n y_m(x_n) ∈ {−1, +1}.
+
+    Raises
+    ------
+    ValueError
+        If miss is not a real array or holds NaN or ±inf.
     """
     return 1.0 - 2.0 * as_float(miss, "miss")
 
@@ -513,6 +534,8 @@ def exponential_weight_update_from_mistakes(w, alpha, miss):
 
     Raises
     ------
+    TypeError
+        If alpha is not a real number.
     ValueError
         Naming the argument, if w or miss is invalid as in :func:`weighted_misclassification`,
         α_m is not finite, or a new weight overflows.
@@ -545,6 +568,11 @@ def samme_classifier_weight(eps, n_classes):
     -------
     float or ndarray
         α_m for each ε_m.
+
+    Raises
+    ------
+    ValueError
+        If an ε_m (eps) is not a number in [0, 1], or n_classes is not an integer >= 2.
     """
     if not (isinstance(n_classes, (int, np.integer)) and n_classes >= 2):
         raise ValueError(f"n_classes must be an integer >= 2, got {n_classes!r}")
@@ -573,6 +601,13 @@ def samme_scores(predictions, alphas, n_classes):
     -------
     ndarray of shape (n_samples, n_classes)
         g_k(x_n).
+
+    Raises
+    ------
+    ValueError
+        If predictions or alphas is empty or not a finite real array, predictions is not of
+        shape (n_samples, n_members) with one column per entry of alphas or holds other than
+        class indices 0, ..., K − 1, or n_classes is not an integer >= 2.
     """
     Y, alphas = _per_member(predictions, alphas)
     if not (isinstance(n_classes, (int, np.integer)) and n_classes >= 2):

@@ -204,6 +204,14 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         -------
         AdaBoostClassifier
             The fitted committee.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; y has fewer than
+            two classes; sample_weight is negative, NaN, all zero or not one per sample; or a
+            hyper-parameter is outside its declared constraints (scikit-learn's
+            InvalidParameterError, which is also a TypeError).
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)

@@ -154,6 +154,8 @@ def huber_delta(residuals, sample_weight, alpha):
 
     Raises
     ------
+    TypeError
+        If alpha is not a real number.
     ValueError
         Naming the argument: ``residuals`` with NaN, ``sample_weight`` negative or not finite,
         arrays of different lengths or empty, ``alpha`` outside (0, 1).
@@ -447,6 +449,12 @@ def make_loss(name, *, n_classes=2, alpha=0.9):
     object
         The loss, with ``pointwise``, ``init_raw``, ``gradient``, ``hessian`` and
         ``leaf_values`` methods, ``n_outputs`` raw scores per sample.
+
+    Raises
+    ------
+    ValueError
+        If name is not one of the five losses, alpha is not in (0, 1) for "huber", or n_classes
+        is not 2 for "exponential".
     """
     if name == "squared_error":
         return _SquaredErrorLoss()
@@ -511,6 +519,8 @@ def pseudo_residuals(loss, t, F, sample_weight=None):
 
     Raises
     ------
+    TypeError
+        If loss is not a loss object of ``make_loss``.
     ValueError
         Naming the argument, if t, F or sample_weight is empty, of another length than t or of
         the wrong shape, holds NaN, or if a weight is negative or infinite.
@@ -543,6 +553,8 @@ def line_search(loss, t, F, h, sample_weight=None):
 
     Raises
     ------
+    TypeError
+        If loss is not a loss object of ``make_loss``.
     ValueError
         Naming the argument, if t, F, h or sample_weight is empty, not 1-D or of another length
         than t, t or F has entries beyond 1e150 in magnitude (the loss would overflow: rescale

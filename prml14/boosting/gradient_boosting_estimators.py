@@ -458,6 +458,15 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         -------
         GradientBoostingRegressor
             The fitted model.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; y holds NaN or ±inf
+            or exceeds 1e100 in magnitude; sample_weight is negative, NaN, all zero, beyond 1e100
+            in magnitude or not one per sample; the boosted scores exceed 1e150 in magnitude
+            (learning_rate too large); or a hyper-parameter is outside its declared constraints
+            (scikit-learn's InvalidParameterError, which is also a TypeError).
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, reset=not self._warm())
         check_magnitude(y, "y", 1e100)  # with weights up to 1e100, w·y² stays finite
@@ -584,6 +593,10 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
             If a class of y has a total weight of zero (in the training part of the
             early-stopping split, with ``n_iter_no_change``): its raw score would run to −inf
             and its probability to a rounding error, so it is refused, as scikit-learn does.
+            Also if X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; y has
+            fewer than two classes; sample_weight is negative, NaN, all zero, beyond 1e100 in
+            magnitude or not one per sample; or a hyper-parameter is outside its declared
+            constraints (scikit-learn's InvalidParameterError, which is also a TypeError).
         """
         X, y = validate_data(self, X, y, dtype=np.float64, reset=not self._warm())
         check_classification_targets(y)

@@ -62,6 +62,11 @@ def binomial_log_likelihood_derivatives(t01, F):
         The first derivative of ℓ.
     negative_hessian : ndarray of shape (n_samples,)
         Minus its second derivative.
+
+    Raises
+    ------
+    ValueError
+        If t01 or F is not a real array, holds NaN, or their shapes differ.
     """
     t01, F = as_float(t01, "t01", allow_inf=True), as_float(F, "F", allow_inf=True)
     if t01.shape != F.shape:
@@ -90,6 +95,14 @@ def logitboost_working_response(t01, p, z_max=4.0):
     -------
     ndarray
         The working responses, of the shape of ``p``.
+
+    Raises
+    ------
+    TypeError
+        If z_max is not a real number.
+    ValueError
+        If t01 or p is not a real array or holds NaN, p holds values outside [0, 1], their
+        shapes differ, or z_max is NaN or not > 0 (+inf is allowed).
     """
     t01, p = as_float(t01, "t01", allow_inf=True), as_float(p, "p", allow_inf=True)
     if t01.shape != p.shape:
@@ -115,6 +128,11 @@ def logitboost_weights(p):
     -------
     ndarray
         The weights, of the shape of ``p``.
+
+    Raises
+    ------
+    ValueError
+        If p is not a real array or holds NaN or values outside [0, 1].
     """
     p = as_float(p, "p", allow_inf=True)
     if np.any((p < 0) | (p > 1)):

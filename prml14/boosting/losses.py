@@ -83,6 +83,11 @@ def exponential_loss(z):
     -------
     ndarray
         exp(−z), elementwise.
+
+    Raises
+    ------
+    ValueError
+        If z holds NaN, complex numbers or strings (±inf is allowed).
     """
     z = _as_float(z, "z")
     with np.errstate(over="ignore"):  # exp(−z) beyond the largest float is +inf
@@ -101,6 +106,11 @@ def exponential_loss_gradient(z):
     -------
     ndarray
         −exp(−z), elementwise.
+
+    Raises
+    ------
+    ValueError
+        If z holds NaN, complex numbers or strings (±inf is allowed).
     """
     z = _as_float(z, "z")
     with np.errstate(over="ignore"):  # exp(−z) beyond the largest float is +inf
@@ -119,6 +129,11 @@ def exponential_loss_hessian(z):
     -------
     ndarray
         exp(−z), elementwise.
+
+    Raises
+    ------
+    ValueError
+        If z holds NaN, complex numbers or strings (±inf is allowed).
     """
     z = _as_float(z, "z")
     with np.errstate(over="ignore"):  # exp(−z) beyond the largest float is +inf
@@ -139,6 +154,11 @@ def cross_entropy_loss(z):
     -------
     ndarray
         ln(1 + exp(−z)) / ln 2, elementwise.
+
+    Raises
+    ------
+    ValueError
+        If z holds NaN, complex numbers or strings (±inf is allowed).
     """
     return -log_expit(_as_float(z, "z")) / _LN2
 
@@ -155,6 +175,11 @@ def cross_entropy_loss_gradient(z):
     -------
     ndarray
         −σ(−z) / ln 2, elementwise.
+
+    Raises
+    ------
+    ValueError
+        If z holds NaN, complex numbers or strings (±inf is allowed).
     """
     return -expit(-_as_float(z, "z")) / _LN2
 
@@ -171,6 +196,11 @@ def cross_entropy_loss_hessian(z):
     -------
     ndarray
         σ(z) σ(−z) / ln 2, elementwise.
+
+    Raises
+    ------
+    ValueError
+        If z holds NaN, complex numbers or strings (±inf is allowed).
     """
     z = _as_float(z, "z")
     return expit(z) * expit(-z) / _LN2
@@ -188,6 +218,11 @@ def hinge_loss(z):
     -------
     ndarray
         max(0, 1 − z), elementwise.
+
+    Raises
+    ------
+    ValueError
+        If z holds NaN, complex numbers or strings (±inf is allowed).
     """
     return np.maximum(0.0, 1.0 - _as_float(z, "z"))
 
@@ -204,6 +239,11 @@ def hinge_loss_gradient(z):
     -------
     ndarray
         −1 where z < 1, else 0.
+
+    Raises
+    ------
+    ValueError
+        If z holds NaN, complex numbers or strings (±inf is allowed).
     """
     return np.where(_as_float(z, "z") < 1.0, -1.0, 0.0)
 
@@ -223,6 +263,11 @@ def misclassification_loss(z):
     -------
     ndarray
         1 where z < 0, else 0.
+
+    Raises
+    ------
+    ValueError
+        If z holds NaN, complex numbers or strings (±inf is allowed).
     """
     return np.where(_as_float(z, "z") < 0.0, 1.0, 0.0)
 
@@ -242,6 +287,11 @@ def squared_error(r):
     -------
     ndarray
         r², elementwise.
+
+    Raises
+    ------
+    ValueError
+        If r holds NaN, complex numbers or strings (±inf is allowed).
     """
     r = _as_float(r, "r")
     with np.errstate(over="ignore"):  # r² beyond the largest float is +inf
@@ -260,6 +310,11 @@ def squared_error_gradient(r):
     -------
     ndarray
         2r, elementwise.
+
+    Raises
+    ------
+    ValueError
+        If r holds NaN, complex numbers or strings (±inf is allowed).
     """
     return 2.0 * _as_float(r, "r")
 
@@ -276,6 +331,11 @@ def squared_error_hessian(r):
     -------
     ndarray
         2 everywhere, of the shape of ``r``.
+
+    Raises
+    ------
+    ValueError
+        If r holds NaN, complex numbers or strings (±inf is allowed).
     """
     return np.full_like(_as_float(r, "r"), 2.0)
 
@@ -292,6 +352,11 @@ def absolute_error(r):
     -------
     ndarray
         abs(r), elementwise.
+
+    Raises
+    ------
+    ValueError
+        If r holds NaN, complex numbers or strings (±inf is allowed).
     """
     return np.abs(_as_float(r, "r"))
 
@@ -308,6 +373,11 @@ def absolute_error_gradient(r):
     -------
     ndarray
         sign(r), elementwise.
+
+    Raises
+    ------
+    ValueError
+        If r holds NaN, complex numbers or strings (±inf is allowed).
     """
     return np.sign(_as_float(r, "r"))
 
@@ -362,6 +432,13 @@ def huber_loss_gradient(r, delta):
     -------
     ndarray
         clip(r, −δ, δ), elementwise.
+
+    Raises
+    ------
+    TypeError
+        If delta is not a real number.
+    ValueError
+        If r holds NaN, complex numbers or strings, or delta is not a finite number > 0.
     """
     delta = _check_delta(delta)
     return np.clip(_as_float(r, "r"), -delta, delta)
@@ -420,6 +497,11 @@ def multinomial_log_loss_gradient(T, F):
     -------
     ndarray of shape (n_samples, n_classes)
         p − T.
+
+    Raises
+    ------
+    ValueError
+        If T or F is not a finite real array, T is negative, or their shapes differ.
     """
     T, F = _check_one_hot(T, F)
     return _softmax(F) - T
@@ -442,6 +524,11 @@ def multinomial_log_loss_hessian(T, F):
     -------
     ndarray of shape (n_samples, n_classes)
         p (1 − p).
+
+    Raises
+    ------
+    ValueError
+        If T or F is not a finite real array, T is negative, or their shapes differ.
     """
     T, F = _check_one_hot(T, F)
     P = _softmax(F)
@@ -528,6 +615,11 @@ def exponential_risk_minimiser(p):
     -------
     ndarray
         y*(x) for each p.
+
+    Raises
+    ------
+    ValueError
+        If p is not a real array or holds NaN or values outside [0, 1].
     """
     p = _check_probability(p)
     with np.errstate(divide="ignore"):

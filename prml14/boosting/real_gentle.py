@@ -52,6 +52,8 @@ def half_log_odds_leaf_values(w_pos, w_neg, proba_clip=0.0):
 
     Raises
     ------
+    TypeError
+        If proba_clip is not a real number.
     ValueError
         Naming the argument, if the weights are not finite, of different shapes, negative or
         with a zero sum in a leaf, or if ``proba_clip`` is outside [0, 0.5).
@@ -90,6 +92,12 @@ def exponential_reweight(log_w, t, f):
     -------
     ndarray of shape (n_samples,)
         The new ln w_n, not normalised.
+
+    Raises
+    ------
+    ValueError
+        If log_w, t or f is not a real array or holds NaN, or they are not 1-D arrays of one
+        length.
     """
     log_w, t, f = (
         as_float(log_w, "log_w", allow_inf=True),

@@ -53,6 +53,14 @@ class _ExponentialBooster(TreeBoosterMixin):
         -------
         self
             The fitted model.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; y does not have
+            exactly two classes; sample_weight is negative, NaN, all zero or not one per sample; or
+            a hyper-parameter is outside its declared constraints (scikit-learn's
+            InvalidParameterError, which is also a TypeError).
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, t = binary_targets(y)

@@ -69,6 +69,8 @@ def stagewise_step(loss, t, F, candidates, sample_weight=None):
 
     Raises
     ------
+    TypeError
+        If loss is not a loss object of ``make_loss``.
     ValueError
         Naming the argument, as :func:`~prml14.boosting.gradient_boosting.line_search` does, and if
         ``candidates`` is not a finite (n_samples, n_candidates) array with a column or more.
@@ -104,6 +106,8 @@ def stagewise_update(F, step, learning_rate=1.0):
 
     Raises
     ------
+    TypeError
+        If learning_rate is not a real number.
     ValueError
         Naming the argument, if ``step`` does not broadcast to the shape of ``F``, an array
         holds NaN, or ``learning_rate`` is outside (0, 1].
@@ -140,6 +144,11 @@ def l2_residuals(t, F):
     -------
     ndarray of shape (n_samples,)
         t − F.
+
+    Raises
+    ------
+    ValueError
+        If t or F is not a real array, holds NaN, or their shapes differ.
     """
     t, F = as_float(t, "t", allow_inf=True), as_float(F, "F", allow_inf=True)
     if t.shape != F.shape:
@@ -211,6 +220,8 @@ def second_order_objective(G, H, v, reg_lambda=0.0, gamma=0.0):
 
     Raises
     ------
+    TypeError
+        If reg_lambda or gamma is not a real number.
     ValueError
         Naming the argument, if G, H and v are not finite 1-D arrays of one non-zero length, H
         has a negative entry, v one beyond 1e150 in magnitude, or λ or γ is negative.

@@ -484,6 +484,14 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         -------
         DecisionStump
             The fitted stump.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; y does not have
+            exactly two classes; sample_weight is negative, NaN, all zero or not one per sample; or
+            a hyper-parameter is outside its declared constraints (scikit-learn's
+            InvalidParameterError, which is also a TypeError).
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         classes, t = binary_targets(y)

@@ -88,6 +88,13 @@ def out_of_bag_mask(indices, n_samples):
     -------
     ndarray of bool, shape (n_samples, n_estimators)
         Samples first, like the member predictions it masks.
+
+    Raises
+    ------
+    TypeError
+        If indices does not hold integers, or n_samples is not an integer.
+    ValueError
+        If n_samples is below 1, or an index lies outside [0, n_samples).
     """
     check_scalar(n_samples, "n_samples", Integral, min_val=1)
     rows = [np.asarray(i) for i in indices]
@@ -115,6 +122,13 @@ def expected_oob_fraction(n_samples):
     -------
     float or ndarray
         The out-of-bag probability for each N.
+
+    Raises
+    ------
+    TypeError
+        If n_samples is not a number.
+    ValueError
+        If n_samples is NaN, infinite or below 1.
     """
     try:
         n = np.asarray(n_samples, dtype=float)

@@ -105,6 +105,15 @@ class _BaseBagging(BaseEstimator):
         object
             The fitted ensemble.
 
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; y (a regressor's)
+            holds NaN or ±inf or exceeds 1e100 in magnitude; sample_weight is negative, NaN, all
+            zero, beyond 1e100 in magnitude or not one per sample; n_jobs is 0; or a
+            hyper-parameter is outside its declared constraints (scikit-learn's
+            InvalidParameterError, which is also a TypeError).
+
         Notes
         -----
         With ``warm_start=True`` and a fitted ensemble, ``fit`` keeps the fitted members (the

@@ -103,6 +103,13 @@ def log_joint(weights, log_component_densities):
     -------
     ndarray of shape (..., n_components)
         ln π_k + ln p(x_n | k).
+
+    Raises
+    ------
+    ValueError
+        If weights is not a non-empty 1-D array of non-negative numbers summing to one, or
+        log_component_densities is not a real array, holds NaN or +inf, or does not have one
+        entry per weight on its last axis.
     """
     weights = check_simplex(weights)
     return log_or_minus_inf(weights) + _check_log_densities(log_component_densities, weights)
@@ -123,6 +130,13 @@ def log_marginal(weights, log_component_densities):
     -------
     ndarray of shape (...)
         ln p(x_n), one value per point.
+
+    Raises
+    ------
+    ValueError
+        If weights is not a non-empty 1-D array of non-negative numbers summing to one, or
+        log_component_densities is not a real array, holds NaN or +inf, or does not have one
+        entry per weight on its last axis.
     """
     return logsumexp(log_joint(weights, log_component_densities), axis=-1)
 
@@ -148,6 +162,14 @@ def mixture_log_density(X, weights, means, scales, family="gaussian"):
     -------
     ndarray of shape (n_samples,)
         ln p(x_n) at each point.
+
+    Raises
+    ------
+    ValueError
+        If weights is not a non-empty 1-D array of non-negative numbers summing to one; X, means
+        or scales is empty, not a finite real array or not of the shape given above; X or means
+        has entries beyond 1e150 in magnitude; a scale is not positive; or family is not
+        "gaussian" or "cauchy".
     """
     return log_marginal(*_weights_and_log_densities(X, weights, means, scales, family))
 
@@ -171,6 +193,13 @@ def mixture_density(X, weights, means, covariances):
     -------
     ndarray of shape (n_samples,)
         p(x_n) at each point.
+
+    Raises
+    ------
+    ValueError
+        If weights is not a non-empty 1-D array of non-negative numbers summing to one; X, means
+        or covariances is empty, not a finite real array or not of the shape given above; X or
+        means has entries beyond 1e150 in magnitude; or a covariance is not positive.
     """
     weights, log_p = _weights_and_log_densities(
         X, weights, means, covariances, "gaussian", "covariances"
@@ -193,6 +222,13 @@ def mixture_log_likelihood(weights, log_component_densities):
     -------
     float
         ln p(X), the sum over points of ln p(x_n).
+
+    Raises
+    ------
+    ValueError
+        If weights is not a non-empty 1-D array of non-negative numbers summing to one, or
+        log_component_densities is not a real (n_samples, n_components) array with one column
+        per weight, or holds NaN or +inf.
     """
     log_p = as_float(log_component_densities, "log_component_densities", allow_inf=True)
     if log_p.ndim != 2:
@@ -223,6 +259,11 @@ def log_model_evidence(X, weights, means, scales, family="gaussian"):
     -------
     float
         ln p(X | h).
+
+    Raises
+    ------
+    ValueError
+        As :func:`mixture_log_density`: if an argument is invalid as described there.
     """
     return mixture_log_likelihood(*_weights_and_log_densities(X, weights, means, scales, family))
 
@@ -265,6 +306,12 @@ def log_bma_marginal(log_evidences, prior=None):
     -------
     ndarray of shape (...)
         ln p(X) of the model average.
+
+    Raises
+    ------
+    ValueError
+        If log_evidences is not a real array or holds NaN or +inf, or prior is not a 1-D array of
+        non-negative numbers summing to one with one entry per model.
     """
     log_evidences = _check_evidences(log_evidences)
     return logsumexp(log_evidences + _check_prior(prior, log_evidences.shape[-1]), axis=-1)
@@ -285,6 +332,12 @@ def log_model_posterior(log_evidences, prior=None):
     -------
     ndarray of shape (..., n_models)
         Log posterior probabilities; ``exp`` of each row sums to one.
+
+    Raises
+    ------
+    ValueError
+        If log_evidences is not a real array or holds NaN or +inf, or prior is not a 1-D array of
+        non-negative numbers summing to one with one entry per model.
     """
     log_evidences = _check_evidences(log_evidences)
     joint = log_evidences + _check_prior(prior, log_evidences.shape[-1])
@@ -313,6 +366,12 @@ def model_posterior_path(log_point_densities, prior=None):
     -------
     ndarray of shape (n_samples, n_models)
         Row n − 1 holds ln p(h | x_1, ..., x_n).
+
+    Raises
+    ------
+    ValueError
+        If log_point_densities is not a real (n_samples, n_models) array or holds NaN or +inf,
+        or prior is not a 1-D array of non-negative numbers summing to one, one entry per model.
     """
     return log_model_posterior(
         np.cumsum(_check_point_densities(log_point_densities), axis=0), prior
@@ -378,6 +437,15 @@ def fit_combination_weights(log_point_densities, *, max_iter=500, tol=1e-10, ini
         The log-likelihood (14.5) at the starting weights and after every iteration; the last
         entry belongs to the returned weights.
 
+    Raises
+    ------
+    TypeError
+        If max_iter is not an integer or tol not a real number.
+    ValueError
+        If log_point_densities is not a real (n_samples, n_models) array with a row or more, or
+        holds NaN or +inf; max_iter is below 1; tol is negative; or init is not a 1-D array of
+        non-negative numbers summing to one, one entry per model.
+
     Warns
     -----
     ConvergenceWarning
@@ -427,6 +495,13 @@ def bma_predictive_density(model_predictive_densities, log_posterior):
     -------
     ndarray of shape (...)
         The BMA predictive density at each query point.
+
+    Raises
+    ------
+    ValueError
+        If model_predictive_densities is not a finite non-negative real array with one entry per
+        model on its last axis, or exp(log_posterior) is not a 1-D array of non-negative numbers
+        summing to one.
     """
     dens = as_float(model_predictive_densities, "model_predictive_densities")
     post = np.exp(as_float(log_posterior, "log_posterior", allow_inf=True))

@@ -170,6 +170,14 @@ def vote_with_reject(shares, min_agreement=None):
     -------
     ndarray of int, shape (n_samples,)
         The winning class index, or −1 where the vote is rejected.
+
+    Raises
+    ------
+    TypeError
+        If min_agreement is not a real number.
+    ValueError
+        If shares is empty or not a finite real (n_samples, n_classes) array, or min_agreement
+        is not in (0, 1].
     """
     S = check_array(shares, dtype=np.float64, input_name="shares")
     winner = np.argmax(S, axis=1)
@@ -201,6 +209,11 @@ def majority_vote_accuracy(p, n_members):
     -------
     float or ndarray
         P_M(p), broadcast over ``p`` and ``n_members``.
+
+    Raises
+    ------
+    ValueError
+        If p is not a number in [0, 1], or n_members is not an integer >= 1.
     """
     p = as_float(p, "p", allow_inf=True)
     M = np.asarray(n_members)
@@ -268,6 +281,13 @@ def linear_blend_weights(predictions, targets, *, sum_to_one=False, sample_weigh
     ndarray of shape (n_members,)
         ŵ, non-negative (and summing to one with ``sum_to_one``). When the minimiser is not
         unique (e.g. two identical members) one of the minimisers is returned.
+
+    Raises
+    ------
+    ValueError
+        If predictions, targets or sample_weight is empty or not a finite real array, predictions
+        has not 2 or 3 axes, targets does not match its shape, or sample_weight is negative or of
+        another length.
     """
     A, b = _design(predictions, targets, sample_weight)
     if not sum_to_one:
@@ -297,6 +317,11 @@ def inverse_error_weights(expected_errors):
         w_m ∝ 1/E_m, summing to one.
     error : float
         1 / Σ_m (1/E_m), the error of the weighted committee.
+
+    Raises
+    ------
+    ValueError
+        If expected_errors is not a non-empty 1-D array of finite positive numbers.
     """
     E = check_array(
         expected_errors, ensure_2d=False, dtype=np.float64, input_name="expected_errors"

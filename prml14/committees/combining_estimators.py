@@ -107,6 +107,16 @@ class VotingRegressor(RegressorMixin, TransformerMixin, BaseCombiner):
         -------
         object
             The fitted ensemble.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; y holds NaN or ±inf
+            or exceeds 1e100 in magnitude; sample_weight is negative, NaN, all zero, beyond 1e100
+            in magnitude or not one per sample; estimators is an empty list; n_jobs is 0; weights
+            is not one finite non-negative number per estimator, not all zero; or a hyper-parameter
+            is outside its declared constraints (scikit-learn's InvalidParameterError, which is
+            also a TypeError).
         """
         X, y = self._validate(X, y)
         members = self._members()
@@ -242,6 +252,15 @@ class VotingClassifier(ClassifierMixin, TransformerMixin, BaseCombiner):
         -------
         object
             The fitted ensemble.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; sample_weight is
+            negative, NaN, all zero, beyond 1e100 in magnitude or not one per sample; estimators is
+            an empty list; n_jobs is 0; weights is not one finite non-negative number per
+            estimator, not all zero; or a hyper-parameter is outside its declared constraints
+            (scikit-learn's InvalidParameterError, which is also a TypeError).
         """
         X, y = self._validate(X, y)
         members = self._members()
@@ -383,6 +402,16 @@ _BLEND_FIT_DOC = """Fit the members on a training part and the blend on a valida
         -------
         object
             The fitted ensemble.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf, or has fewer
+            than two samples (none would be left to validate on); y (a regressor's) holds NaN
+            or ±inf or exceeds 1e100 in magnitude; sample_weight is negative, NaN, all zero,
+            beyond 1e100 in magnitude or not one per sample; estimators is an empty list;
+            n_jobs is 0; or a hyper-parameter is outside its declared constraints
+            (scikit-learn's InvalidParameterError, which is also a TypeError).
         """
 
 

@@ -74,6 +74,12 @@ def committee_prediction(predictions, alphas=None):
     -------
     ndarray of shape (n_samples,)
         y_COM(x_n).
+
+    Raises
+    ------
+    ValueError
+        If predictions or alphas is empty or not a finite real array, or alphas does not have
+        one entry per member (column of predictions).
     """
     Y = _check_predictions(predictions)
     if alphas is None:
@@ -101,6 +107,12 @@ def member_errors(predictions, h):
     -------
     ndarray of shape (n_samples, n_members)
         ε_m(x_n).
+
+    Raises
+    ------
+    ValueError
+        If predictions or h is empty or not a finite real array, or h does not have one entry
+        per sample (row of predictions).
     """
     Y, h = _check_predictions(predictions, h)
     return Y - h[:, None]
@@ -221,6 +233,13 @@ def uncorrelated_committee_error(E_AV, n_members):
     -------
     float or ndarray
         The committee error E_COM that (14.14) predicts.
+
+    Raises
+    ------
+    TypeError
+        If n_members is not an integer.
+    ValueError
+        If E_AV is not a finite number, or n_members is below 1.
     """
     check_scalar(n_members, "n_members", Integral, min_val=1)
     return as_float(E_AV, "E_AV") / n_members

@@ -335,6 +335,14 @@ class RandomForestRegressor(_ForestMixin, BaggingRegressor):
         -------
         RandomForestRegressor
             The fitted forest.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; y holds NaN or ±inf
+            or exceeds 1e100 in magnitude; sample_weight is negative, NaN, all zero, beyond 1e100
+            in magnitude or not one per sample; n_jobs is 0; or a hyper-parameter is outside its
+            declared constraints (scikit-learn's InvalidParameterError, which is also a TypeError).
         """
         return BaggingRegressor.fit(self, X, y, sample_weight)
 
@@ -512,6 +520,14 @@ class RandomForestClassifier(_ForestMixin, BaggingClassifier):
         -------
         RandomForestClassifier
             The fitted forest.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; sample_weight is
+            negative, NaN, all zero, beyond 1e100 in magnitude or not one per sample; n_jobs is 0;
+            or a hyper-parameter is outside its declared constraints (scikit-learn's
+            InvalidParameterError, which is also a TypeError).
         """
         if self.class_weight not in (None, "balanced_subsample"):
             weight = compute_sample_weight(self.class_weight, np.ravel(y))

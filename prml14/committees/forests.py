@@ -43,6 +43,14 @@ def correlated_average_variance(variance, correlation, n_members):
     -------
     float or ndarray
         Var[(1/M) Σ_m y_m]; σ²/M for ρ = 0 (14.14) and σ² for ρ = 1.
+
+    Raises
+    ------
+    TypeError
+        If n_members is not an integer.
+    ValueError
+        If variance is not a finite number >= 0, correlation is NaN or outside
+        [−1/(M − 1), 1], or n_members is below 1.
     """
     check_scalar(n_members, "n_members", Integral, min_val=1)
     s2 = as_float(variance, "variance", allow_inf=True)

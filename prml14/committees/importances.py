@@ -71,6 +71,14 @@ def impurity_importances(tree, n_features=None, normalize=True):
     -------
     ndarray of shape (n_features,)
         The decrease of Σ_τ N_τ Q_τ credited to each feature.
+
+    Raises
+    ------
+    TypeError
+        If tree is not a fitted :class:`~prml14.trees.structure.Tree`
+        (an estimator is refused: pass its tree_), or n_features is not an integer.
+    ValueError
+        If n_features is below 1 or below the number of features the tree cuts on.
     """
     tree = check_tree(tree)
     inner = np.flatnonzero(tree.children_left != TREE_LEAF)
@@ -272,8 +280,9 @@ def permutation_importance(
     ------
     ValueError
         If y has not one entry per row of X or, for a regressor, is not finite or exceeds
-        1e150 in magnitude (rescale it); if ``random_state`` is not a valid seed, or
-        ``sample_weight`` is misshapen, negative or not finite.
+        1e150 in magnitude (rescale it); if ``random_state`` is not a valid seed,
+        ``sample_weight`` is misshapen, negative or not finite, or ``scoring`` is not a
+        scorer's name, a callable or None (scikit-learn's InvalidParameterError).
     TypeError
         If ``estimator`` has no ``predict`` method or ``n_jobs`` is not None or an integer.
     """

@@ -201,6 +201,19 @@ _STACK_FIT_DOC = """Fit the members on all of (X, y), the final estimator on out
         -------
         object
             The fitted ensemble.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf, or has fewer
+            samples than the folds of cv (a classifier: a class of y has fewer); y (a
+            regressor's) holds NaN or ±inf or exceeds 1e100 in magnitude, or the final estimator
+            refuses y (a single class); sample_weight is negative, NaN, all zero, beyond 1e100
+            in magnitude or not one per sample; estimators is an empty list; n_jobs is 0; an
+            estimator lacks the method stack_method names; cv is "prefit" and an estimator is
+            not fitted (scikit-learn's NotFittedError, a ValueError); or a hyper-parameter is
+            outside its declared constraints (scikit-learn's InvalidParameterError, which is
+            also a TypeError).
         """
 
 

@@ -148,6 +148,16 @@ class BaseGatedExperts(BaseEstimator):
         -------
         self
             The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf, has fewer than two
+            samples or entries beyond 1e150 in magnitude; y (a classifier's) does not have exactly
+            two classes, or (a regressor's) holds NaN or ±inf or exceeds 1e150 in magnitude;
+            sample_weight is negative, NaN, all zero, beyond 1e100 in magnitude or not one per
+            sample; init is an array that is not 2-D; or a hyper-parameter is outside its declared
+            constraints (scikit-learn's InvalidParameterError, which is also a TypeError).
         """
         X, y = validate_data(self, X, y, ensure_min_samples=2, y_numeric=self._y_numeric)
         check_magnitude(X, "X")

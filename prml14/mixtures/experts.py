@@ -307,6 +307,12 @@ def bernoulli_expert_log_density(Phi, t, W):
     -------
     ndarray of shape (n_samples, n_experts)
         ln p_k(t_n | x_n).
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or W is empty or not a finite real array, or not of the shape given above, or
+        Phi or t has entries beyond 1e150 in magnitude.
     """
     return logistic_component_log_probs(Phi, np.ravel(t), W)
 
@@ -372,6 +378,8 @@ def linear_experts_m_step(
 
     Raises
     ------
+    TypeError
+        If l2 or variance_floor is not a real number.
     ValueError
         If the shapes do not agree, an array is not finite, gamma or sample_weight has a
         negative entry, a precision is not positive, or l2 or variance_floor is negative.
@@ -432,9 +440,12 @@ def logistic_experts_m_step(Phi, t, gamma, W, *, sample_weight=None, l2=0.0, max
 
     Raises
     ------
+    TypeError
+        If l2 is not a real number or max_iter not an integer.
     ValueError
         If the shapes do not agree, an array is not finite, gamma or sample_weight has a
-        negative entry, l2 is negative, or W has entries beyond 1e150 in magnitude.
+        negative entry, l2 is negative, W has entries beyond 1e150 in magnitude, or max_iter
+        is below 1.
     """
     Phi, t, R, total, W, _ = _check_experts(Phi, t, gamma, W, sample_weight, l2)
     _check_start(W, "W")
@@ -472,9 +483,11 @@ def node_posteriors(gamma, branching, level):
 
     Raises
     ------
+    TypeError
+        If branching or level is not an integer.
     ValueError
         If gamma is empty, negative or not finite, or has no multiple of
-        branching**(level + 1) columns.
+        branching**(level + 1) columns, branching is below 1, or level is negative.
     """
     gamma = Axes().array(gamma, "gamma", ("n_samples", "n_leaves"), non_negative=True)
     branching = check_number(branching, "branching", low=1, integer=True)
@@ -524,9 +537,12 @@ def gate_m_step(Phi_gate, T, V, *, sample_weight=None, l2=0.0, max_iter=10):
 
     Raises
     ------
+    TypeError
+        If l2 is not a real number or max_iter not an integer.
     ValueError
         If an array has the wrong shape, is not finite, T or sample_weight has a negative
-        entry, or V has entries beyond 1e150 in magnitude.
+        entry, V has entries beyond 1e150 in magnitude, l2 is negative, or max_iter is
+        negative.
     """
     axes = Axes()
     Phi_gate = axes.array(Phi_gate, "Phi_gate", ("n_samples", "n_basis"), max_magnitude=1e150)

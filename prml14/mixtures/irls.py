@@ -117,6 +117,12 @@ def q_gradient(w, Phi, t, gamma):
     -------
     ndarray of shape (n_basis,)
         Φᵀ (γ ⊙ (t − y)).
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, NaN or infinite entries, gamma has a negative
+        entry, t has targets outside [0, 1], or Phi or w has entries beyond 1e150 in magnitude.
     """
     Phi, t, gamma = _check_irls_inputs(Phi, t, gamma)
     y = expit(Phi @ _check_w(w, Phi.shape[1]))
@@ -147,6 +153,12 @@ def q_negative_hessian(w, Phi, t, gamma):
     -------
     ndarray of shape (n_basis, n_basis)
         Σ_n γ_n y_n (1 − y_n) φ_n φ_nᵀ.
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, NaN or infinite entries, gamma has a negative
+        entry, t has targets outside [0, 1], or Phi or w has entries beyond 1e150 in magnitude.
     """
     Phi, t, gamma = _check_irls_inputs(Phi, t, gamma)
     y = expit(Phi @ _check_w(w, Phi.shape[1]))
@@ -176,6 +188,15 @@ def weighted_logistic_objective(w, Phi, t, weights, l2=0.0):
     -------
     float
         The penalised weighted log-likelihood.
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, NaN or infinite entries, weights has a negative
+        entry, t has targets outside [0, 1], Phi or w has entries beyond 1e150 in magnitude, or
+        l2 is negative, infinite or NaN.
+    TypeError
+        If l2 is not a real number.
     """
     Phi, t, weights = _check_irls_inputs(Phi, t, weights)
     w = _check_w(w, Phi.shape[1])
@@ -385,6 +406,15 @@ def weighted_softmax_objective(Phi, T, W, weights=None, *, l2=0.0):
     -------
     float
         L(W).
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, NaN or infinite entries, weights has a negative
+        entry, a row of T is negative or does not sum to one, Phi or W has entries beyond 1e150
+        in magnitude, or l2 is negative, infinite or NaN.
+    TypeError
+        If l2 is not a real number.
     """
     Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W)
     _check_settings(l2)
@@ -414,6 +444,15 @@ def softmax_q_gradient(Phi, T, W, weights=None, *, l2=0.0):
     -------
     ndarray of shape (n_basis, n_classes - 1)
         The gradient, one column per free class.
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, NaN or infinite entries, weights has a negative
+        entry, a row of T is negative or does not sum to one, Phi or W has entries beyond 1e150
+        in magnitude, or l2 is negative, infinite or NaN.
+    TypeError
+        If l2 is not a real number.
     """
     Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W)
     _check_settings(l2)
@@ -444,6 +483,15 @@ def softmax_q_negative_hessian(Phi, W, weights=None, *, l2=0.0):
     -------
     ndarray of shape ((n_classes - 1) * n_basis, (n_classes - 1) * n_basis)
         The negative Hessian, (K − 1) × (K − 1) blocks of size M × M.
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, NaN or infinite entries, weights has a negative
+        entry, Phi or W has entries beyond 1e150 in magnitude, or l2 is negative, infinite or
+        NaN.
+    TypeError
+        If l2 is not a real number.
     """
     W = as_float(W, "W")
     if W.ndim != 2 or W.shape[1] < 2:
@@ -498,6 +546,16 @@ def weighted_softmax_irls(Phi, T, weights=None, W_init=None, *, l2=0.0, max_iter
         Newton steps taken.
     converged : bool
         Whether the stopping rule was met (False on separable data with ``l2 = 0``).
+
+    Raises
+    ------
+    ValueError
+        If an argument has the wrong shape, NaN or infinite entries, weights has a negative
+        entry, a row of T is negative or does not sum to one, Phi or W_init has entries beyond
+        1e150 in magnitude; if l2 is negative, tol not positive (NaN and inf refused for both),
+        or max_iter negative.
+    TypeError
+        If l2 or tol is not a real number, or max_iter not an integer.
     """
     Phi, T, weights, W = _check_softmax_problem(Phi, T, weights, W_init, "W_init")
     _check_settings(l2, max_iter, tol, min_iter=0, zero_tol=False)

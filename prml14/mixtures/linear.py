@@ -133,6 +133,13 @@ def mixture_of_linear_regressions_density(Phi, t, pi, W, beta):
     -------
     ndarray of shape (n_samples,)
         The density at each pair.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or W is empty, misshapen or not finite, Phi, t or W exceeds 1e150, pi is not a
+        1-D array of non-negative numbers summing to one (one per component), or beta is not
+        positive and finite.
     """
     return np.exp(logsumexp_last(_log_joint(Phi, t, pi, W, beta)))
 
@@ -160,6 +167,13 @@ def mixture_of_linear_regressions_log_likelihood(Phi, t, pi, W, beta, *, sample_
     -------
     float
         The (weighted) log-likelihood.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or W is empty, misshapen or not finite, Phi, t or W exceeds 1e150, pi is not a
+        1-D array of non-negative numbers summing to one (one per component), beta is not positive
+        and finite, or sample_weight is negative, not finite, all zero or beyond 1e100.
     """
     log_p = logsumexp_last(_log_joint(Phi, t, pi, W, beta))
     return weighted_sum(log_p, check_weights(sample_weight, len(log_p)))
@@ -188,6 +202,13 @@ def complete_data_log_likelihood_linear(Phi, t, Z, pi, W, beta):
     -------
     float
         Terms with z_nk = 0 contribute 0 even where π_k = 0.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t, Z or W is empty, misshapen or not finite, Phi, t or W exceeds 1e150, Z is
+        negative, pi is not a 1-D array of non-negative numbers summing to one (one per component),
+        or beta is not a positive finite number.
     """
     return _complete_data(Phi, t, Z, pi, W, beta, "Z")
 
@@ -235,6 +256,13 @@ def responsibilities_linear(
         The responsibilities; each row sums to one.
     log_likelihood : float
         Only if ``return_log_likelihood``.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or W is empty, misshapen or not finite, Phi, t or W exceeds 1e150, pi is not a
+        1-D array of non-negative numbers summing to one (one per component), beta is not positive
+        and finite, or sample_weight is negative, not finite, all zero or beyond 1e100.
     """
     gamma, log_p = normalise_log(_log_joint(Phi, t, pi, W, beta, check_input))
     if check_input:  # checked even when unused, so that bad weights never pass silently
@@ -259,6 +287,12 @@ def mixing_coefficients(gamma, sample_weight=None):
     -------
     ndarray of shape (n_components,)
         The mixing coefficients.
+
+    Raises
+    ------
+    ValueError
+        If gamma is empty, misshapen, not finite or negative, or sample_weight is negative, not
+        finite, all zero or beyond 1e100.
     """
     gamma = check_responsibilities(gamma)
     sample_weight = check_weights(sample_weight, gamma.shape[0])
@@ -292,6 +326,13 @@ def expected_complete_data_log_likelihood_linear(Phi, t, gamma, pi, W, beta):
     -------
     float
         Q.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t, gamma or W is empty, misshapen or not finite, Phi, t or W exceeds 1e150, gamma
+        is negative, pi is not a 1-D array of non-negative numbers summing to one (one per
+        component), or beta is not a positive finite number.
     """
     return _complete_data(Phi, t, gamma, pi, W, beta, "gamma")
 
@@ -406,6 +447,12 @@ def weighted_normal_equations(Phi, t, gamma):
         Σ_n γ_nk φ_n φ_nᵀ.
     b : ndarray of shape (n_components, n_basis)
         Σ_n γ_nk t_n φ_n.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or gamma is empty, misshapen or not finite, Phi or t exceeds 1e150, or gamma is
+        negative.
     """
     Phi, t = check_data(Phi, t)
     return _normal_equations(Phi, t, check_responsibilities(gamma, Phi.shape[0]))
@@ -614,6 +661,8 @@ def m_step_linear(Phi, t, gamma, W_old=None, *, sample_weight=None, floor=None, 
 
     Raises
     ------
+    TypeError
+        With ``check_input``: if ``floor`` is not a real number.
     ValueError
         With ``check_input``: as :func:`weighted_least_squares`, if a row of gamma does not
         sum to one, or if ``floor`` is not a finite number > 0.

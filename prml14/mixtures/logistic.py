@@ -122,6 +122,11 @@ def logistic_component_log_probs(Phi, t, W):
     -------
     ndarray of shape (n_samples, n_components)
         The log probabilities.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or W is empty, misshapen or not finite, or Phi or t exceeds 1e150.
     """
     Phi, t = check_data(Phi, t)
     return _log_probs(Phi, t, check_coef(W, Phi.shape[1]))
@@ -146,6 +151,12 @@ def mixture_of_logistic_regressions_proba(Phi, pi, W):
     -------
     ndarray of shape (n_samples,)
         The probabilities of class t = 1.
+
+    Raises
+    ------
+    ValueError
+        If Phi or W is not a finite real array or they do not share n_basis, or pi is not a 1-D
+        array of non-negative numbers summing to one (one per component).
     """
     Phi, W = as_float(Phi, "Phi"), as_float(W, "W")
     if Phi.ndim != 2 or W.ndim != 2 or W.shape[1] != Phi.shape[1]:
@@ -177,6 +188,13 @@ def mixture_of_logistic_regressions_log_likelihood(Phi, t, pi, W, *, sample_weig
     -------
     float
         The (weighted) log-likelihood.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or W is empty, misshapen or not finite, Phi or t exceeds 1e150, pi is not a 1-D
+        array of non-negative numbers summing to one (one per component), or sample_weight is
+        negative, not finite, all zero or beyond 1e100.
     """
     _, log_p = normalise_log(_log_joint(Phi, t, pi, W))
     return weighted_sum(log_p, check_weights(sample_weight, len(log_p)))
@@ -256,6 +274,13 @@ def responsibilities_logistic(
         The responsibilities; each row sums to one.
     log_likelihood : float
         Only if ``return_log_likelihood``.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t or W is empty, misshapen or not finite, Phi or t exceeds 1e150, pi is not a 1-D
+        array of non-negative numbers summing to one (one per component), or sample_weight is
+        negative, not finite, all zero or beyond 1e100.
     """
     if check_input:
         Phi, t = check_data(Phi, t)
@@ -291,6 +316,13 @@ def expected_complete_data_log_likelihood_logistic(Phi, t, gamma, pi, W):
     -------
     float
         Q.
+
+    Raises
+    ------
+    ValueError
+        If Phi, t, gamma or W is empty, misshapen or not finite, Phi or t exceeds 1e150, gamma is
+        negative, or pi is not a 1-D array of non-negative numbers summing to one (one per
+        component).
     """
     return _complete_data(Phi, t, gamma, pi, W, "gamma")
 

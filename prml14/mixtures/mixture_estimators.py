@@ -213,6 +213,16 @@ class MixtureOfLinearRegressions(_MixtureEM, RegressorMixin, BaseEstimator):
         -------
         self
             The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf or has entries
+            beyond 1e150 in magnitude; there are fewer samples than n_components; y holds NaN or
+            ±inf or exceeds 1e150 in magnitude; sample_weight is negative, NaN, all zero, beyond
+            1e100 in magnitude or not one per sample; init is an array of responsibilities that is
+            not (n_samples, n_components); or a hyper-parameter is outside its declared constraints
+            (scikit-learn's InvalidParameterError, which is also a TypeError).
         """
         X, t = validate_data(self, X, y, y_numeric=True)
         check_magnitude(X, "X")
@@ -467,6 +477,16 @@ class MixtureOfLogisticRegressions(_MixtureEM, ClassifierMixin, BaseEstimator):
         -------
         self
             The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf or has entries
+            beyond 1e150 in magnitude; y does not have exactly two classes; sample_weight is
+            negative, NaN, all zero, beyond 1e100 in magnitude or not one per sample; init is an
+            array of responsibilities that is not (n_samples, n_components); or a hyper-parameter
+            is outside its declared constraints (scikit-learn's InvalidParameterError, which is
+            also a TypeError).
         """
         X, y = validate_data(self, X, y)
         check_magnitude(X, "X")

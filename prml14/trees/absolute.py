@@ -57,6 +57,12 @@ def weighted_median(t, sample_weight=None):
     -------
     float
         The weighted median.
+
+    Raises
+    ------
+    ValueError
+        If t or sample_weight is not a real array, they are not non-empty 1-D arrays of one length,
+        t holds NaN, or sample_weight is not finite and non-negative with a positive sum.
     """
     t, w = _check_tw(t, sample_weight)
     return float(_segment_medians(t, w, np.array([0]))[0])

@@ -88,6 +88,14 @@ def entropy(class_weights, base=2.0):
     -------
     ndarray of shape (...)
         Ent of each set.
+
+    Raises
+    ------
+    TypeError
+        If base is not a real number.
+    ValueError
+        If class_weights is not a finite non-negative real array with a non-empty last axis, or
+        base is not a finite number > 1.
     """
     counts = as_float(class_weights, "class_weights", allow_inf=True)
     if counts.ndim == 0 or np.any(counts < 0) or not np.all(np.isfinite(counts)):
@@ -116,6 +124,14 @@ def information_gain(branch_class_weights, base=2.0):
     -------
     float
         The information gain of the split.
+
+    Raises
+    ------
+    TypeError
+        If base is not a real number.
+    ValueError
+        If branch_class_weights is not a finite non-negative real 2-D array with a positive total,
+        or base is not a finite number > 1.
     """
     counts = _weights(branch_class_weights, "branch_class_weights", 2)
     N_v = counts.sum(axis=1)
@@ -142,6 +158,14 @@ def intrinsic_value(branch_weights, base=2.0):
     -------
     float
         The intrinsic value of the split.
+
+    Raises
+    ------
+    TypeError
+        If base is not a real number.
+    ValueError
+        If branch_weights is not a finite non-negative real 1-D array with a positive total, or
+        base is not a finite number > 1.
     """
     w = _weights(branch_weights, "branch_weights", 1)
     if not w.sum() > 0:
@@ -164,6 +188,11 @@ def gain_ratio(gain, iv):
     -------
     float or ndarray
         The gain ratios.
+
+    Raises
+    ------
+    ValueError
+        If gain or iv is not a real number (or array) or holds NaN, or iv is negative.
     """
     gain, iv = as_float(gain, "gain", allow_inf=True), as_float(iv, "iv", allow_inf=True)
     if np.any(iv < 0):
@@ -230,6 +259,12 @@ def fractional_weights(missing_weights, branch_weights):
     -------
     ndarray of shape (n_missing, n_branches)
         w_n · r̃_v.
+
+    Raises
+    ------
+    ValueError
+        If missing_weights or branch_weights is not a finite non-negative real 1-D array, or
+        branch_weights has no positive total.
     """
     w = _weights(missing_weights, "missing_weights", 1)
     b = _weights(branch_weights, "branch_weights", 1)

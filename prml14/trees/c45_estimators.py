@@ -339,6 +339,15 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         -------
         self
             The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds ±inf (NaN is a missing value);
+            sample_weight is negative, NaN, all zero, beyond 1e100 in magnitude or not one per
+            sample; categorical_features is not None, a boolean mask or feature indices; or a
+            hyper-parameter is outside its declared constraints (scikit-learn's
+            InvalidParameterError, which is also a TypeError).
         """
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)

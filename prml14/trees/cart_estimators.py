@@ -335,6 +335,14 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         -------
         self
             The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; y holds NaN or ±inf
+            or exceeds 1e100 in magnitude; sample_weight is negative, NaN, all zero, beyond 1e100
+            in magnitude or not one per sample; or a hyper-parameter is outside its declared
+            constraints (scikit-learn's InvalidParameterError, which is also a TypeError).
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_all_finite=True)
         y = np.asarray(y, dtype=np.float64)
@@ -481,6 +489,14 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         -------
         self
             The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If X is empty, not 2-D, not numeric, complex, or holds NaN or ±inf; sample_weight is
+            negative, NaN, all zero, beyond 1e100 in magnitude or not one per sample; or a
+            hyper-parameter is outside its declared constraints (scikit-learn's
+            InvalidParameterError, which is also a TypeError).
         """
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True)
         check_classification_targets(y)

@@ -90,6 +90,11 @@ def sort_features(X):
         The sorting orders and the sorted values; growing a tree from them gives the same tree
         as growing it from X (ties between equal values may be ordered differently, and a tree
         never cuts between equal values).
+
+    Raises
+    ------
+    ValueError
+        If X is empty or not a finite real 2-D array.
     """
     X = check_array(X, dtype=np.float64, input_name="X")
     XT = np.ascontiguousarray(X.T)

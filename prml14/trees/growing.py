@@ -147,10 +147,17 @@ def grow_tree(
 
     Raises
     ------
+    TypeError
+        If ``criterion`` is not a criterion object of prml14.trees, or a stopping rule is not
+        a number of its type (an integer for the counts and ``max_depth``).
     ValueError
         If X and ``statistics`` do not have one row per sample, or if n_samples times the
         largest statistic that a split score squares exceeds 1e154 (the squares of the node
-        sums could overflow): rescale the targets, weights or gradients.
+        sums could overflow): rescale the targets, weights or gradients. Also if X is not a
+        finite real array, ``statistics`` does not have the criterion's columns, a stopping
+        rule is below its bound (``max_depth``, ``min_samples_leaf``, ``max_features`` >= 1,
+        ``min_samples_split`` >= 2, the weights and decrease >= 0), ``splitter`` is not
+        "exact" or "histogram", or ``random_state`` is not a valid seed.
     """
     if splitter not in ("exact", "histogram"):
         raise ValueError(f"splitter must be 'exact' or 'histogram', got {splitter!r}")

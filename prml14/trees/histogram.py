@@ -128,6 +128,11 @@ def bin_features(X, max_bins=255):
     -------
     BinnedFeatures
         The bin codes and the bin edges of every feature.
+
+    Raises
+    ------
+    ValueError
+        If X is empty or not a finite real 2-D array, or max_bins is not an integer in [2, 65535].
     """
     X = check_array(X, dtype=np.float64, input_name="X")
     if not (isinstance(max_bins, (int, np.integer)) and 2 <= max_bins <= 65535):

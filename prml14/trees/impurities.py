@@ -63,6 +63,12 @@ def leaf_value(t, sample_weight=None):
     -------
     float
         y_τ, the weighted mean of the targets.
+
+    Raises
+    ------
+    ValueError
+        If t is not a non-empty finite real 1-D array, or sample_weight is not finite and
+        non-negative with a positive sum and one entry per target.
     """
     t = as_float(t, "t")
     if t.ndim != 1 or t.size == 0:
@@ -143,6 +149,11 @@ def cross_entropy_impurity(p):
     -------
     ndarray of shape (...)
         Q_τ of every region, in nats.
+
+    Raises
+    ------
+    ValueError
+        If p is not a finite real array that is non-negative and sums to one over its last axis.
     """
     return -_xlogx(_check_proportions(p)).sum(axis=-1)
 
@@ -160,6 +171,11 @@ def gini_impurity(p):
     -------
     ndarray of shape (...)
         Q_τ of every region.
+
+    Raises
+    ------
+    ValueError
+        If p is not a finite real array that is non-negative and sums to one over its last axis.
     """
     p = _check_proportions(p)
     return np.sum(p * (1.0 - p), axis=-1)
@@ -177,6 +193,11 @@ def misclassification_impurity(p):
     -------
     ndarray of shape (...)
         The misclassification rate of every region.
+
+    Raises
+    ------
+    ValueError
+        If p is not a finite real array that is non-negative and sums to one over its last axis.
     """
     p = _check_proportions(p)
     return 1.0 - p.max(axis=-1)

@@ -65,6 +65,9 @@ def validation_node_errors(tree, X, y, *, loss, sample_weight=None):
 
     Raises
     ------
+    TypeError
+        If ``tree`` is not a fitted :class:`~prml14.trees.structure.Tree`
+        (an estimator is refused: pass its tree_).
     ValueError
         Naming the argument, if ``loss`` is not one of the three; X is not a finite 2-D array;
         y is not 1-D, is not finite or exceeds 1e100 in magnitude (real targets), or is not
@@ -150,6 +153,14 @@ def reduced_error_subtree(tree, node_errors):
         The smallest subtree of least validation error.
     error : float
         Its validation error.
+
+    Raises
+    ------
+    TypeError
+        If tree is not a fitted :class:`~prml14.trees.structure.Tree`
+        (an estimator is refused: pass its tree_).
+    ValueError
+        If node_errors is not a finite real array of shape (tree.node_count,).
     """
     tree = check_tree(tree)
     E = as_float(node_errors, "node_errors")
@@ -202,6 +213,8 @@ def reduced_error_prune(estimator, X_val, y_val, sample_weight=None):
 
     Raises
     ------
+    TypeError
+        If ``estimator`` is not an estimator instance.
     ValueError
         scikit-learn's ``NotFittedError`` (a ValueError) if ``estimator`` is not fitted; naming
         the argument, if ``X_val`` is not a finite 2-D array with the estimator's number
