@@ -571,11 +571,12 @@ def samme_classifier_weight(eps, n_classes):
 
     Raises
     ------
+    TypeError
+        If n_classes is not an integer.
     ValueError
-        If an ε_m (eps) is not a number in [0, 1], or n_classes is not an integer >= 2.
+        If an ε_m (eps) is not a number in [0, 1], or n_classes < 2.
     """
-    if not (isinstance(n_classes, (int, np.integer)) and n_classes >= 2):
-        raise ValueError(f"n_classes must be an integer >= 2, got {n_classes!r}")
+    check_number(n_classes, "n_classes", low=2, integer=True)
     return classifier_weight(eps) + np.log(n_classes - 1.0)
 
 
@@ -604,14 +605,15 @@ def samme_scores(predictions, alphas, n_classes):
 
     Raises
     ------
+    TypeError
+        If n_classes is not an integer.
     ValueError
         If predictions or alphas is empty or not a finite real array, predictions is not of
         shape (n_samples, n_members) with one column per entry of alphas or holds other than
-        class indices 0, ..., K − 1, or n_classes is not an integer >= 2.
+        class indices 0, ..., K − 1, or n_classes < 2.
     """
     Y, alphas = _per_member(predictions, alphas)
-    if not (isinstance(n_classes, (int, np.integer)) and n_classes >= 2):
-        raise ValueError(f"n_classes must be an integer >= 2, got {n_classes!r}")
+    check_number(n_classes, "n_classes", low=2, integer=True)
     if np.any((Y != np.round(Y)) | (Y < 0) | (Y >= n_classes)):
         raise ValueError(f"predictions must be class indices in 0, ..., {n_classes - 1}")
     k = np.arange(n_classes)

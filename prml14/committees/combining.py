@@ -23,7 +23,7 @@ The estimators built from them are in :mod:`prml14.committees.combining_estimato
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from scipy.optimize import nnls
@@ -183,9 +183,7 @@ def vote_with_reject(shares, min_agreement=None):
     winner = np.argmax(S, axis=1)
     if min_agreement is None:
         return winner
-    check_scalar(
-        min_agreement, "min_agreement", Real, min_val=0, max_val=1, include_boundaries="right"
-    )
+    check_number(min_agreement, "min_agreement", low=0.0, high=1.0, closed="right")
     top = S[np.arange(S.shape[0]), winner]
     return np.where(top >= min_agreement * (1 - 1e-12), winner, -1)
 
@@ -212,14 +210,18 @@ def majority_vote_accuracy(p, n_members):
 
     Raises
     ------
+    TypeError
+        If n_members is not an integer (or an array of integers).
     ValueError
-        If p is not a number in [0, 1], or n_members is not an integer >= 1.
+        If p is not a number in [0, 1], or an entry of n_members is < 1.
     """
     p = as_float(p, "p", allow_inf=True)
     M = np.asarray(n_members)
     if not np.all(np.isfinite(p)) or np.any((p < 0) | (p > 1)):
         raise ValueError(f"p must lie in [0, 1], got {p}")
-    if not np.issubdtype(M.dtype, np.integer) or np.any(M < 1):
+    if not np.issubdtype(M.dtype, np.integer):
+        raise TypeError(f"n_members must be integers, got {n_members!r}")
+    if np.any(M < 1):
         raise ValueError(f"n_members must be integers >= 1, got {n_members!r}")
     # P(more than M/2 of M Bernoulli(p) successes) = the binomial upper tail beyond ⌊M/2⌋,
     # computed through the incomplete beta function (no overflowing binomial coefficients).
