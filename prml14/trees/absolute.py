@@ -98,10 +98,15 @@ def absolute_deviation(t, sample_weight=None):
 
 def _segment_medians(t, w, starts):
     """Weighted medians (scikit-learn's rule) of consecutive segments of (t, w)."""
-    n = t.size
-    seg = np.repeat(np.arange(starts.size), np.diff(np.append(starts, n)))
+    seg = np.repeat(np.arange(starts.size), np.diff(np.append(starts, t.size)))
     o = np.lexsort((t, seg))
-    ts, ws = t[o], w[o]
+    return _sorted_segment_medians(t[o], w[o], starts, seg)
+
+
+def _sorted_segment_medians(ts, ws, starts, seg):
+    """Weighted medians of consecutive segments of (ts, ws), each sorted by ts; ``seg`` is the
+    segment of every position."""
+    n = ts.size
     cum = np.cumsum(ws)
     before = np.concatenate([[0.0], cum])[starts]  # weight before each segment
     total = np.add.reduceat(ws, starts)
@@ -290,53 +295,56 @@ def split_costs(stats, order, seg_start, seg_len, seg_id, skip=None):
     if skip is None:
         score(slice(None), left, right)
         return left.reshape(D, n), right.reshape(D, n)
-    skip = skip.ravel()
     rel = np.arange(n) - seg_start[seg_id]  # position within the segment
     last = (seg_len - 1)[seg_id]
-    grid = np.tile((rel % _STRIDE == 0) | (rel == last), D)
-    score(np.flatnonzero(grid), left, right)
+    grid = (rel % _STRIDE == 0) | (rel == last)
+    g = np.flatnonzero(grid)  # per feature: the first cut of every stretch, and the last
+    gi = (np.arange(D)[:, None] * n + g).ravel()
+    score(gi, left, right)
     # the rounding of the level-wide running sums (a bound: n_bits + 3 differences of running
     # sums of M terms, each off by at most M ε Σ|terms|)
     M = flat.size
     wf = w[flat]
-    size = np.dot(wf, np.abs(t[flat])) + np.abs(t[members]).max() * wf.sum()
+    size = np.dot(wf, np.abs(t[flat]))
+    if not unit:  # m (W − 2 W_≤) with rounded weight sums (counts are exact)
+        size += np.abs(t[members]).max() * wf.sum()
     err = 4.0 * (n_bits + 3) * M * _EPS * size
-    seg_all = np.tile(seg_id, D)
     node_cost = left[(seg_start + seg_len - 1)]  # the whole node left of its last position
-    total = left + right
 
     def best(total):
         """The least cost of a cut that can be chosen, per node, and the margin around it that
-        rounding and the finder's tie tolerance leave."""
-        top = np.full(seg_start.size, np.inf)
-        ok = ~skip & np.isfinite(total)
-        np.minimum.at(top, seg_all[ok], total[ok])
+        rounding and the finder's tie tolerance leave, at every position (D, n)."""
+        total = np.where(skip, np.inf, total.reshape(D, n))
+        top = np.minimum.reduceat(total, seg_start, axis=1).min(axis=0)
         tol = 4.0 * _EPS * seg_len * (np.where(np.isfinite(top), top, 0.0) + node_cost)
-        return top, 4.0 * err + 2.0 * tol
+        return total, (top + 4.0 * err + 2.0 * tol)[seg_id]
 
-    top, margin = best(total)
-    # the bound of every other cut from the scored cuts around it
-    at = np.arange(D * n)
-    lo = at - np.tile(rel % _STRIDE, D)  # the scored cut before, and the one after
-    hi = np.minimum(lo + _STRIDE, at + np.tile(last - rel, D))
-    bound = left[lo] + right[hi]
-    todo = ~grid & ~skip & (bound <= (top + margin)[seg_all])
+    _, reach = best(left + right)
+    # a stretch from a scored cut to the next one: every cut inside costs at least
+    # left(first) + right(next), and is scored only if that reaches the best of the node
+    lo, hi = gi.reshape(D, -1)[:, :-1], gi.reshape(D, -1)[:, 1:]
+    open_ = np.zeros((D, g.size), dtype=bool)
+    open_[:, :-1] = left[lo] + right[hi] <= reach[g[:-1]]
+    todo = open_[:, np.cumsum(grid) - 1] & ~grid & ~skip  # every position in its stretch
     score(np.flatnonzero(todo), left, right)
-    total = left + right
-    top, margin = best(total)
-    near = np.flatnonzero(~skip & (total <= (top + margin)[seg_all]))
+    total, reach = best(left + right)
+    near = np.isfinite(total) & (total <= reach)  # (D, n)
+    # a node with a single near-best cut has no tie to break
+    n_near = np.add.reduceat(near.sum(axis=0), seg_start)
+    near = np.flatnonzero(near & (n_near > 1)[seg_id])
     # (the cost is the size of the near cuts' nodes: with very many exact ties in large nodes,
     # they keep the level-wide rounding)
-    if seg_len[seg_all[near]].sum() <= max(4 * M, _RESCORE_LIMIT):
+    if seg_len[seg_id[near % n]].sum() <= max(4 * M, _RESCORE_LIMIT):
         _rescore_locally(stats, flat, start[near], cut[near], end[near], left, right, near)
     return left.reshape(D, n), right.reshape(D, n)
 
 
 def _rescore_locally(stats, flat, start, cut, end, left, right, idx):
     """Score the cuts ``idx`` again from their children's own samples, each child's samples
-    in the order of their indices (equal children then score bit for bit equally)."""
+    in the order of (t, index) (equal children then score bit for bit equally)."""
     if idx.size == 0:
         return
+    w, t = stats[0], stats[1]
     a = np.concatenate([start, cut])
     e = np.concatenate([cut, end])
     size = e - a
@@ -344,8 +352,12 @@ def _rescore_locally(stats, flat, start, cut, end, left, right, idx):
     pos = np.repeat(a - first, size) + np.arange(size.sum())
     child = np.repeat(np.arange(a.size), size)
     samples = flat[pos]
-    samples = samples[np.lexsort((samples, child))]
+    samples = samples[np.lexsort((samples, t[samples], child))]
+    ts, ws = t[samples], w[samples]
     keep = size > 0
+    starts = first[keep]
+    seg = np.repeat(np.arange(starts.size), size[keep])
+    m = _sorted_segment_medians(ts, ws, starts, seg)
     costs = np.zeros(a.size)
-    costs[keep] = segment_statistics(stats, samples, first[keep])[2]
+    costs[keep] = np.add.reduceat(ws * np.abs(ts - m[seg]), starts)
     left[idx], right[idx] = costs[: idx.size], costs[idx.size :]
