@@ -619,7 +619,7 @@ class AbsoluteError(_Criterion):
     Statistics of a sample: (w, t). A node's "sums" are (N_τ, ỹ_τ, Σ w abs(t − ỹ_τ)), with ỹ_τ the
     weighted median (:func:`~prml14.trees.absolute.weighted_median`); its impurity per unit
     weight is the mean absolute deviation, and the split score of a cut is
-    −(Σ_L w abs(t − ỹ_L) + Σ_R w abs(t − ỹ_R)), computed exactly for every cut by
+    −(Σ_L w abs(t − ỹ_L) + Σ_R w abs(t − ỹ_R)), computed exactly for every cut that may win by
     the split search of :mod:`prml14.trees.absolute` (exact finder only).
     """
 
