@@ -164,20 +164,20 @@ class _WaveletMatrix:
             zero = (rank & (1 << b)) == 0
             c0 = np.zeros(M + 1, dtype=np.intp)
             np.cumsum(zero, out=c0[1:])
-            cs0 = np.zeros(M + 1)
-            np.cumsum(wt * zero, out=cs0[1:])
-            cw0 = None
-            if w is not None:
-                cw0 = np.zeros(M + 1)
-                np.cumsum(w * zero, out=cw0[1:])
-            self.levels.append((c0, int(c0[-1]), cs0, cw0))
             # stable partition: the zeros, then the ones
             perm = np.concatenate([np.flatnonzero(zero), np.flatnonzero(~zero)])
             if b:
                 rank = np.take(rank, perm)
             wt = np.take(wt, perm)
+            # the next level's running sums: its zeros' range of [a, e) is [c0[a], c0[e])
+            cs0 = np.zeros(M + 1)
+            np.cumsum(wt, out=cs0[1:])
+            cw0 = None
             if w is not None:
                 t, w = np.take(t, perm), np.take(w, perm)
+                cw0 = np.zeros(M + 1)
+                np.cumsum(w, out=cw0[1:])
+            self.levels.append((c0, int(c0[-1]), cs0, cw0))
         # the last level: every range of the first one ordered by rank
         self.t, self.wt, self.w = (wt if w is None else t), wt, w
 
@@ -193,12 +193,12 @@ class _WaveletMatrix:
             if unit:
                 W0 = c[1] - c[0]
             else:
-                cw = np.take(cw0, ae)
+                cw = np.take(cw0, c)
                 W0 = cw[1] - cw[0]
             high = W0 <= target  # the quantile is among the ones of this bit
             W0 *= high
             target -= W0
-            cs = np.take(cs0, ae)
+            cs = np.take(cs0, c)
             S0 = cs[1] - cs[0]
             S0 *= high
             S_below += S0
