@@ -140,14 +140,15 @@ _BLOCK = 16384
 
 
 class _WaveletMatrix:
-    """A wavelet matrix over a sequence of ranks, with prefix sums of w t (and of w).
+    """A wavelet matrix over a sequence of ranks, with running sums of w t (and of w).
 
     Level by level, from the highest bit of the rank down, the sequence is stably partitioned by
-    that bit (zeros first); a range [a, e) of positions maps to the zeros' and the ones' ranges
-    of the next level through prefix counts, so a weighted quantile of any range is found by
-    one descent of ``n_bits`` steps (all ranges at once), collecting on the way the sums of w
-    and w t of the elements below the quantile. With ``w=None`` every weight is 1: the weights
-    below are then counts, summed exactly in integers.
+    that bit (zeros first); a range [a, e) of positions maps to the zeros' range [c0[a], c0[e])
+    and the ones' range of the next level through the prefix counts c0 of zeros, so a weighted
+    quantile of any range is found by one descent of ``n_bits`` steps (many ranges at once),
+    collecting on the way the sums of w and w t of the elements below the quantile (the zeros'
+    sums, read from the next level's running sums, whenever the descent takes the ones). With
+    ``w=None`` every weight is 1: the weights below are then counts, summed exactly in integers.
     """
 
     def __init__(self, rank, t, w, n_bits):
