@@ -182,3 +182,84 @@ def test_absolute_error_cost_complexity_pruning_and_determinism():
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def exact_cost(t, w):
+    """min_y Σ w abs(t − y) of integer t and w, in integers (the minimum is at a data value)."""
+    t, w = t.astype(np.int64), w.astype(np.int64)
+    return int((w * np.abs(t[None, :] - t[:, None])).sum(axis=1).min())
+
+
+@pytest.mark.equation("B.29")
+@pytest.mark.parametrize("seed", range(4))
+def test_skipped_cuts_cannot_be_best(seed):
+    """With ``skip``, a cut left unscored (+inf) costs more than the node's best, by brute force;
+    every scored cut has its brute-force cost."""
+    rng = np.random.default_rng(seed)
+    N, D = 90, 2
+    t = rng.normal(size=N).round(1)
+    w = rng.uniform(0.5, 2.0, N) if seed % 2 else np.ones(N)
+    stats = np.vstack([w, t])
+    seg_start, seg_len = np.array([0, 50]), np.array([50, 40])
+    seg_id = np.repeat([0, 1], seg_len)
+    members = rng.permutation(N)
+    # feature 0 orders each node nearly by t (a good cut exists), feature 1 at random
+    near_t = [np.argsort(t[m] + rng.normal(0, 0.3, m.size)) for m in (members[:50], members[50:])]
+    order = np.stack(
+        [
+            np.concatenate([members[:50][near_t[0]], members[50:][near_t[1]]]),
+            np.concatenate([rng.permutation(members[:50]), rng.permutation(members[50:])]),
+        ]
+    )
+    skip = np.zeros((D, N), dtype=bool)
+    skip[:, seg_start + seg_len - 1] = True  # no cut at a segment end
+    skip[1, rng.choice(N, 10)] = True
+    left, right = split_costs(stats, order, seg_start, seg_len, seg_id, skip=skip)
+    brute = np.empty((D, N))
+    for d in range(D):
+        for p in range(N):
+            s = seg_start[seg_id[p]]
+            e = s + seg_len[seg_id[p]]
+            L, R = order[d, s : p + 1], order[d, p + 1 : e]
+            cost_r = brute_median(t[R], w[R])[1] if R.size else 0.0
+            brute[d, p] = brute_median(t[L], w[L])[1] + cost_r
+    total = left + right
+    scored = np.isfinite(total)
+    np.testing.assert_allclose(total[scored], brute[scored], rtol=1e-12, atol=1e-12)
+    for s in range(2):
+        cols = seg_id == s
+        best = brute[:, cols][~skip[:, cols]].min()
+        unscored = ~scored[:, cols] & ~skip[:, cols]
+        assert np.all(brute[:, cols][unscored] > best + 1e-9)
+        assert unscored.sum() > 0  # the bounds did skip cuts
+    assert np.all(scored[~skip].sum() < (~skip).sum())
+
+
+@pytest.mark.equation("B.29")
+@pytest.mark.parametrize("seed", [1, 5])
+def test_exact_ties_go_to_the_lowest_feature_then_threshold(seed):
+    """Every internal node's cut has the least exact cost of all valid cuts, and is the lowest
+    feature, then the lowest threshold, among the cuts of that exact cost. Targets k/10 and
+    integer weights: costs are exact multiples of 1/10 (many exact ties, no near ones), which
+    floating point rounds. Without scoring the near-best cuts again from their own samples,
+    the rounding of the level-wide running sums breaks such ties in both seeds."""
+    rng = np.random.default_rng(seed)
+    N, D = 150, 3
+    X = rng.normal(size=(N, D)).round(1)
+    k = rng.integers(-30, 31, N)
+    w = rng.integers(1, 4, N).astype(float)
+    est = DecisionTreeRegressor(criterion="absolute_error", max_depth=5)
+    est.fit(X, k * 0.1, sample_weight=w)
+    tree, path = est.tree_, est.decision_path(X).toarray().astype(bool)
+    for node in np.flatnonzero(tree.children_left >= 0):
+        rows = np.flatnonzero(path[:, node])
+        cuts = []
+        for d in range(D):
+            values = np.unique(X[rows, d])
+            for lo, hi in zip(values[:-1], values[1:], strict=True):
+                L, R = rows[X[rows, d] <= lo], rows[X[rows, d] > lo]
+                cost = exact_cost(k[L], w[L]) + exact_cost(k[R], w[R])
+                cuts.append((cost, d, (lo + hi) / 2))
+        best = min(c[0] for c in cuts)
+        want = min((d, thr) for c, d, thr in cuts if c == best)
+        assert (tree.feature[node], tree.threshold[node]) == pytest.approx(want)

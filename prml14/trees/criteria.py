@@ -619,7 +619,7 @@ class AbsoluteError(_Criterion):
     Statistics of a sample: (w, t). A node's "sums" are (N_τ, ỹ_τ, Σ w abs(t − ỹ_τ)), with ỹ_τ the
     weighted median (:func:`~prml14.trees.absolute.weighted_median`); its impurity per unit
     weight is the mean absolute deviation, and the split score of a cut is
-    −(Σ_L w abs(t − ỹ_L) + Σ_R w abs(t − ỹ_R)), computed exactly for every cut by
+    −(Σ_L w abs(t − ỹ_L) + Σ_R w abs(t − ỹ_R)), computed exactly for every cut that may win by
     the split search of :mod:`prml14.trees.absolute` (exact finder only).
     """
 
@@ -680,7 +680,7 @@ class AbsoluteError(_Criterion):
         """
         return segment_statistics(stats, samples, starts)
 
-    def segment_split_scores(self, stats, order, seg_start, seg_len, seg_id):
+    def segment_split_scores(self, stats, order, seg_start, seg_len, seg_id, skip=None):
         """−(cost of the left child + cost of the right child) of every cut, shape (D, n).
 
         Parameters
@@ -693,13 +693,16 @@ class AbsoluteError(_Criterion):
             Where each node's segment starts and its length.
         seg_id : ndarray of int of shape (n,)
             The segment of every position.
+        skip : ndarray of bool of shape (n_features, n) or None, default=None
+            Cuts that cannot be chosen: with it, only the cuts that may be among the best of
+            their node are scored exactly, the others get −inf (None: score every cut).
 
         Returns
         -------
         ndarray of shape (n_features, n)
             The score of the cut after every position: larger is better.
         """
-        left, right = split_costs(stats, order, seg_start, seg_len, seg_id)
+        left, right = split_costs(stats, order, seg_start, seg_len, seg_id, skip=skip)
         return -(left + right)
 
     def node_value(self, sums):

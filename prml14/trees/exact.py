@@ -316,9 +316,7 @@ def _best_cuts(
         WL, WR = left[n_score], right[n_score]
     else:
         WL, WR = left.sum(axis=0), right.sum(axis=0)
-    if sample_based:
-        proxy = crit.segment_split_scores(stats, order, seg_start, seg_len, seg_id)
-    else:
+    if not sample_based:
         with np.errstate(divide="ignore", invalid="ignore"):
             proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (D, n)
     # no cut between equal values, nor at a segment end
@@ -335,6 +333,9 @@ def _best_cuts(
         invalid |= (pos_left == 0) | (pos_left == pos_total[:, seg_id])
     if mwl > 0:
         invalid |= (WL < mwl) | (WR < mwl)
+    if sample_based:  # the criterion need not score cuts that cannot be chosen
+        skip = invalid if drawn is None else invalid | ~drawn[:, seg_id]
+        proxy = crit.segment_split_scores(stats, order, seg_start, seg_len, seg_id, skip=skip)
     np.copyto(proxy, -np.inf, where=invalid)
     seg_best = np.maximum.reduceat(proxy, seg_start, axis=1)  # (D, S)
     if drawn is not None:
