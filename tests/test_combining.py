@@ -237,6 +237,18 @@ def test_condorcet_matches_a_simulation_of_independent_members():
     assert simulated == pytest.approx(majority_vote_accuracy(0.65, 7), abs=0.005)
 
 
+def test_voting_arguments_of_the_wrong_type_or_nan_are_refused():
+    """A count that is not an integer is a TypeError; a NaN threshold is refused (check_scalar
+    lets NaN through, and every vote would then be rejected)."""
+    with pytest.raises(TypeError, match="n_members"):
+        majority_vote_accuracy(0.6, 2.5)
+    with pytest.raises(ValueError, match="n_members"):
+        majority_vote_accuracy(0.6, 0)
+    with pytest.raises(ValueError, match="min_agreement"):
+        vote_with_reject([[0.6, 0.4]], float("nan"))
+    assert vote_with_reject([[0.6, 0.4]], 0.6).tolist() == [0]
+
+
 # ----------------------------------------------------------------------------- (B.38)
 def _brute_force_nnls(A, b, sum_to_one=False):
     """Minimum over every support S of the (equality-constrained) least squares on S."""
