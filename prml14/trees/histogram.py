@@ -203,7 +203,7 @@ def _histograms(binned, weights, rows, node, n_nodes):
 def _set_leaves(leaf, rows, nodes):
     """``leaf[rows] = nodes`` (``rows`` None: all the rows)."""
     if rows is None:
-        leaf[:] = nodes
+        leaf[...] = nodes
     else:
         leaf[rows] = nodes
 
@@ -246,7 +246,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     from_hist = wc is not None or all(np.array_equal(c, np.rint(c)) for c in chan)
     hist_ch = scan_ch if from_hist else []
     implied_w = unit_weight is not None
-    row_ch = np.setdiff1d(np.arange(n_stats), hist_ch + ([wc] if implied_w else []))
+    row_ch = [c for c in range(n_stats) if c not in hist_ch and not (implied_w and c == wc)]
     leaf = np.zeros(N, dtype=np.intp)  # the leaf of every row
     recorder.leaf = leaf
     ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
@@ -316,12 +316,12 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             if hist is not None:
                 h = hist[:, lo:hi]
             else:  # too many nodes to keep their histograms: sum these nodes' rows
-                sel = (local >= lo) & (local < hi)
+                sel = np.flatnonzero((local >= lo) & (local < hi))
                 h = _histograms(
                     binned,
-                    _with_counts([np.compress(sel, c) for c in carried[:n_hist]], cnt_ch),
-                    np.compress(sel, rows),
-                    np.compress(sel, local) - lo,
+                    _with_counts([np.take(c, sel) for c in carried[:n_hist]], cnt_ch),
+                    sel if rows is None else np.take(rows, sel),
+                    np.take(local, sel) - lo,
                     hi - lo,
                 )
             (
@@ -351,11 +351,12 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         if implied_w:
             L_sums[wc], R_sums[wc] = unit_weight * cntL, unit_weight * cntR
         # the child of every row: 2 s (left) or 2 s + 1 (right) of its node s
-        if rows is None:  # the root
-            child = (codes_t[best_f[0]] > best_b[0]).view(np.uint8).astype(np.intp)
+        if local is None:  # the root
+            child = (codes_t[best_f[0]] > best_b[0]).astype(np.intp)
         else:
             at = np.take(best_f * N, local)
-            at += rows  # where the row's value of its node's feature is in codes_flat
+            # where the row's value of its node's feature is in codes_flat
+            at += np.arange(N) if rows is None else rows
             go = np.take(codes_flat, at) > np.take(best_b.astype(codes_t.dtype), local)
             del at  # (one sample-sized array fewer at the peak of memory)
             child = np.add(local, local)
@@ -376,7 +377,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             cntL + cntR,
         )
         if not np.any(do_split):
-            _set_leaves(leaf, rows, seg_node[local] if rows is not None else seg_node[0])
+            _set_leaves(leaf, rows, seg_node[0] if local is None else np.take(seg_node, local))
             break
         sp = np.flatnonzero(do_split)
         k = sp.size
@@ -407,39 +408,42 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             small = 2 * parents + (cntR[parents] < cntL[parents])
             pair_of = np.full(2 * S, -1, dtype=np.intp)
             pair_of[small] = np.arange(parents.size)
-            in_small = np.take(pair_of >= 0, child)
+            sel = np.flatnonzero(np.take(pair_of >= 0, child))  # the rows of the smaller ones
             node = None
             if parents.size > 1:
-                node = np.take(pair_of, np.compress(in_small, child))
+                node = np.take(pair_of, np.take(child, sel))
             hist_small = _histograms(
                 binned,
-                _with_counts([np.compress(in_small, c) for c in carried[:n_hist]], cnt_ch),
-                np.flatnonzero(in_small) if rows is None else np.compress(in_small, rows),
+                _with_counts([np.take(c, sel) for c in carried[:n_hist]], cnt_ch),
+                sel if rows is None else np.take(rows, sel),
                 node,
                 parents.size,
             )
-            del in_small, node
+            del sel, node
             hist_large = hist[:, parents] - hist_small
             pair_of_kid = np.repeat(np.arange(parents.size), 2)[active]
-            is_small = np.isin(kids, small)
+            is_small = np.zeros(2 * S, dtype=bool)
+            is_small[small] = True
+            is_small = is_small[kids]
             hist = np.empty((n_chan, kids.size, cells))
             hist[:, is_small] = hist_small[:, pair_of_kid[is_small]]
             hist[:, ~is_small] = hist_large[:, pair_of_kid[~is_small]]
         else:
             hist = None
-        if rows is None:
-            rows = np.arange(N)
         if kids.size == 2 * S:  # every node cut, every child active: slots are child ids
             local = child
-        else:
+        else:  # the rows of the other children are in leaves
             slot_of = np.full(2 * S, -1, dtype=np.intp)  # new slot of every child (2s: left)
             slot_of[kids] = np.arange(kids.size)
             slot = np.take(slot_of, child)
-            keep = slot >= 0
-            done = ~keep
-            leaf[np.compress(done, rows)] = np.take(node_of, np.compress(done, child))
-            rows, local = np.compress(keep, rows), np.compress(keep, slot)
-            carried = [np.compress(keep, c) for c in carried]
+            done = np.flatnonzero(slot < 0)
+            leaf[done if rows is None else np.take(rows, done)] = np.take(
+                node_of, np.take(child, done)
+            )
+            keep = np.flatnonzero(slot >= 0)
+            rows = keep if rows is None else np.take(rows, keep)
+            local = np.take(slot, keep)
+            carried = [np.take(c, keep) for c in carried]
         del child
         interleaved = np.column_stack([np.arange(k), np.arange(k) + k]).ravel()
         kid = interleaved[np.column_stack([lsplit, rsplit]).ravel()]
