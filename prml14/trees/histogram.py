@@ -2,20 +2,23 @@
 
 Each feature is binned once (:func:`bin_features`) into at most ``max_bins`` bins: between
 consecutive distinct values when there are at most ``max_bins`` of them, otherwise at quantiles
-of the data. A tree then grows level by level from per-node histograms: for every node of a
-level, the statistics are summed per feature and bin with one ``np.add.at`` per feature over
-the samples of the level (the memory is statistics × nodes × features × bins, never samples ×
-features per node), the bins are swept with a cumulative sum, and a cut after bin b sends
-``x <= edge_b`` left. The sums of the chosen cut's children are read from the same cumulative
-sums (the statistics the split score does not read, such as Σwt², are summed from the
-samples); once the tree is grown, the leaves' sums are added again from their samples in the
-samples' order, so that the leaf values do not depend on the histograms' order of
-summation. Of the two children of a cut only the smaller one is summed from its samples; the
-other histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells are held at
-once: a level with more nodes is scanned in blocks, each summed from its own samples. The
-grower records the leaf of every training sample, so boosting need not apply the tree to its
-own training data. The finder suits shallow trees (boosting); deep trees have many small nodes
-whose histograms are mostly empty, and the exact finder grows them faster.
+of the data. A tree then grows level by level from per-node histograms: for all the nodes of a
+level at once, the bin codes of every feature at the level's samples are gathered in one
+``np.take`` (the codes are stored feature-major as uint8), and the statistics are summed per
+(node, bin) cell feature by feature, two statistics at once as the real and imaginary parts of
+complex weights (the memory is statistics × nodes × features × bins plus features × samples
+bytes, never samples × features per node); the bins are swept with a cumulative sum, and a cut
+after bin b sends ``x <= edge_b`` left. Every cell adds its samples in their order, so the
+histograms do not depend on how the work is grouped. The sums of the chosen cut's children are
+read from the same cumulative sums (the statistics the split score does not read, such as Σwt²,
+are summed from the samples); once the tree is grown, the leaves' sums are added again from
+their samples in the samples' order, so that the leaf values do not depend on the histograms'
+order of summation. Of the two children of a cut only the smaller one is summed from its
+samples; the other histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells
+are held at once: a level with more nodes is scanned in blocks, each summed from its own
+samples. The grower records the leaf of every training sample, so boosting need not apply the
+tree to its own training data. The finder suits shallow trees (boosting); deep trees have many
+small nodes whose histograms are mostly empty, and the exact finder grows them faster.
 
 When no feature has more than ``max_bins`` distinct values the histogram finder makes the same
 cuts as the exact finder (:mod:`prml14.trees.exact`): the same features, the same partition of
