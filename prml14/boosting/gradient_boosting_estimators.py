@@ -207,7 +207,8 @@ class _BaseGradientBoosting(BaseEstimator):
             )
             for k, tree in enumerate(trees):
                 leaf = _apply(tree, Xfit, X) if n_sub < N else leaves[k]
-                F[:, k] += self.learning_rate * tree.value[leaf, 0]
+                # ν f_m(x_n): the shrunk value of each leaf, gathered (the same products)
+                F[:, k] += np.take(self.learning_rate * tree.value[:, 0], leaf)
             if not np.max(np.abs(F)) <= 1e150:  # the losses' squares would overflow next
                 raise ValueError(
                     f"the boosted scores exceed 1e150 in magnitude after {m + 1} rounds: "

@@ -192,7 +192,8 @@ class SquaredError(_Criterion):
             One row of statistics per sample.
         """
         wt = sample_weight * t
-        return np.column_stack([sample_weight, wt, wt * t])
+        # one statistic after another in memory, as the engine reads them
+        return np.stack([sample_weight, wt, wt * t]).T
 
     def node_value(self, sums):
         """The leaf values (14.29), shape (n_nodes, 1).
@@ -503,7 +504,7 @@ class SecondOrder(_Criterion):
         ndarray of shape (n_samples, 2)
             One row of statistics per sample.
         """
-        return np.column_stack([gradient, hessian])
+        return np.stack([gradient, hessian]).T  # (the engine reads them statistic-major)
 
     def node_value(self, sums):
         """The leaf values −G/(H + λ), shape (n_nodes, 1).

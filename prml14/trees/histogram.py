@@ -2,20 +2,23 @@
 
 Each feature is binned once (:func:`bin_features`) into at most ``max_bins`` bins: between
 consecutive distinct values when there are at most ``max_bins`` of them, otherwise at quantiles
-of the data. A tree then grows level by level from per-node histograms: for every node of a
-level, the statistics are summed per feature and bin with one ``np.add.at`` per feature over
-the samples of the level (the memory is statistics × nodes × features × bins, never samples ×
-features per node), the bins are swept with a cumulative sum, and a cut after bin b sends
-``x <= edge_b`` left. The sums of the chosen cut's children are read from the same cumulative
-sums (the statistics the split score does not read, such as Σwt², are summed from the
-samples); once the tree is grown, the leaves' sums are added again from their samples in the
-samples' order, so that the leaf values do not depend on the histograms' order of
-summation. Of the two children of a cut only the smaller one is summed from its samples; the
-other histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells are held at
-once: a level with more nodes is scanned in blocks, each summed from its own samples. The
-grower records the leaf of every training sample, so boosting need not apply the tree to its
-own training data. The finder suits shallow trees (boosting); deep trees have many small nodes
-whose histograms are mostly empty, and the exact finder grows them faster.
+of the data. A tree then grows level by level from per-node histograms: for all the nodes of a
+level at once, the bin codes of every feature at the level's samples are gathered in one
+``np.take`` (the codes are stored feature-major as uint8), and the statistics are summed per
+(node, bin) cell feature by feature, two statistics at once as the real and imaginary parts of
+complex weights (the memory is statistics × nodes × features × bins plus features × samples
+bytes, never samples × features per node); the bins are swept with a cumulative sum, and a cut
+after bin b sends ``x <= edge_b`` left. Every cell adds its samples in their order, so the
+histograms do not depend on how the work is grouped. The sums of the chosen cut's children are
+read from the same cumulative sums (the statistics the split score does not read, such as Σwt²,
+are summed from the samples); once the tree is grown, the leaves' sums are added again from
+their samples in the samples' order, so that the leaf values do not depend on the histograms'
+order of summation. Of the two children of a cut only the smaller one is summed from its
+samples; the other histogram is the parent's minus it. At most ``_MAX_CELLS`` histogram cells
+are held at once: a level with more nodes is scanned in blocks, each summed from its own
+samples. The grower records the leaf of every training sample, so boosting need not apply the
+tree to its own training data. The finder suits shallow trees (boosting); deep trees have many
+small nodes whose histograms are mostly empty, and the exact finder grows them faster.
 
 When no feature has more than ``max_bins`` distinct values the histogram finder makes the same
 cuts as the exact finder (:mod:`prml14.trees.exact`): the same features, the same partition of
@@ -159,91 +162,73 @@ def bin_features(X, max_bins=255):
     return BinnedFeatures(codes, edges)
 
 
-def _histograms(binned, chan, rows, local, n_nodes, count_only):
-    """Per-node histograms (n_channels, n_nodes, n_features × n_bins) of ``chan`` over ``rows``.
+def _histograms(binned, weights, rows, node, n_nodes):
+    """Per-node histograms (n_weights, n_nodes, n_features × n_bins) of ``weights`` over rows.
 
-    ``local``: the node of every row (``rows`` None: all the rows, in one node). The first
-    channels are ``chan``; then the counts; then (if ``count_only`` is an array) the number of
-    positive-weight rows. One ``np.add.at`` per feature and pair of channels over the rows' bin
-    codes: each cell adds its rows in their order, as ``np.bincount`` does, but faster, and two
-    channels travel together as the real and imaginary parts of complex weights (complex
-    addition adds the parts separately, so the sums are the same). The counts of all the rows
-    are computed once per ``binned``.
+    ``weights``: per-row arrays aligned with ``rows`` (None: all the rows), None standing for
+    ones (the counts); ``node``: the node of every row, in 0, ..., n_nodes − 1 (None: one
+    node). The codes of all the features at the rows are gathered at once (feature-major
+    uint8, one ``np.take``); then, feature by feature, the weights are summed per (node, bin)
+    cell, two at a time as the real and imaginary parts of complex numbers (``np.add.at``:
+    complex addition adds the parts separately, and each cell adds its rows in their order, as
+    ``np.bincount`` does); a lone one goes through ``np.bincount``.
     """
     codes_t = binned._codes_t
     B = binned.n_bins
     D = codes_t.shape[0]
-    n_out = len(chan) + 1 + (count_only is not None)
-    # (output channel, weights) to sum; weights 1.0: the counts
-    sources = list(enumerate(chan if rows is None else np.take(chan, rows, axis=1)))
-    if rows is not None:
-        base = local * B
-        sources.append((len(chan), 1.0))
-    if count_only is not None:
-        sources.append((n_out - 1, count_only if rows is None else np.take(count_only, rows)))
-    sums = []  # (output channels, accumulator (D, n_nodes·B), weights)
-    for k in range(0, len(sources), 2):
-        (o, w), *rest = sources[k : k + 2]
-        if rest:
-            (o2, w2) = rest[0]
-            pair = np.empty(codes_t.shape[1] if rows is None else rows.size, dtype=np.complex128)
-            pair.real, pair.imag = w, w2
-            sums.append(((o, o2), np.zeros((D, n_nodes * B), dtype=np.complex128), pair))
+    NB = n_nodes * B
+    sub = codes_t if rows is None else np.take(codes_t, rows, axis=1)  # (D, n)
+    n = sub.shape[1]
+    groups = []  # (accumulator (D, NB), weights)
+    for k in range(0, len(weights), 2):
+        pair = weights[k : k + 2]
+        if len(pair) == 2:
+            w = np.empty(n, dtype=np.complex128)
+            w.real = 1.0 if pair[0] is None else pair[0]
+            w.imag = 1.0 if pair[1] is None else pair[1]
+            groups.append((np.zeros((D, NB), dtype=np.complex128), w))
         else:
-            sums.append(((o,), np.zeros((D, n_nodes * B)), w))
-    del sources
-    for j in range(D):  # (np.take: faster than indexing)
-        key = codes_t[j].astype(np.intp) if rows is None else np.take(codes_t[j], rows) + base
-        for _, acc, w in sums:
-            np.add.at(acc[j], key, w)
-    out = np.empty((n_out, n_nodes, D, B))
-    for o, acc, _ in sums:
-        parts = (acc.real, acc.imag) if len(o) == 2 else (acc,)
-        for oi, part in zip(o, parts, strict=True):
-            out[oi] = part.reshape(D, n_nodes, B).transpose(1, 0, 2)
-    if rows is None:
-        out[len(chan), 0] = binned._root_counts
-    return out.reshape(n_out, n_nodes, D * B)
-
-
-def _children_histograms(
-    hist, binned, chan, rows, child, parents, cntL, cntR, kids, active, cells, positive
-):
-    """Histograms of the next level's nodes ``kids`` (children 2s, 2s + 1 of the ``parents``):
-    the smaller child of each pair summed from its rows, the other one by subtraction."""
-    S2 = 2 * hist.shape[1]
-    small = 2 * parents + (cntR[parents] < cntL[parents])
-    small_idx = np.full(S2, -1, dtype=np.intp)
-    small_idx[small] = np.arange(parents.size)
-    pair = np.take(small_idx, child)
-    in_small = pair >= 0  # (np.compress: faster than boolean indexing)
-    rows_small, pair_small = np.compress(in_small, rows), np.compress(in_small, pair)
-    del pair, in_small  # (sample-sized arrays fewer at the peak of memory)
-    hist_small = _histograms(binned, chan, rows_small, pair_small, parents.size, positive)
-    hist_large = hist[:, parents] - hist_small
-    pair_of_kid = np.repeat(np.arange(parents.size), 2)[active]
-    is_small = np.isin(kids, small)
-    out = np.empty((hist.shape[0], kids.size, cells))
-    out[:, is_small] = hist_small[:, pair_of_kid[is_small]]
-    out[:, ~is_small] = hist_large[:, pair_of_kid[~is_small]]
-    return out
+            groups.append((np.empty((D, NB)), pair[0]))
+    if node is not None:
+        base = node * B
+        key = np.empty(n, dtype=np.intp)
+    for j in range(D):
+        kj = sub[j] if node is None else np.add(sub[j], base, out=key)
+        for acc, w in groups:
+            if acc.dtype == np.complex128:
+                np.add.at(acc[j], kj, w)
+            else:
+                acc[j] = np.bincount(kj, weights=w, minlength=NB)
+    out = np.empty((len(weights), n_nodes, D, B))
+    parts = []
+    for acc, _ in groups:
+        parts.extend((acc.real, acc.imag) if acc.dtype == np.complex128 else (acc,))
+    for o, part in enumerate(parts):
+        out[o] = part.reshape(D, n_nodes, B).transpose(1, 0, 2)
+    return out.reshape(len(weights), n_nodes, D * B)
 
 
 def _set_leaves(leaf, rows, nodes):
     """``leaf[rows] = nodes`` (``rows`` None: all the rows)."""
     if rows is None:
-        leaf[:] = nodes
+        leaf[...] = nodes
     else:
         leaf[rows] = nodes
 
 
 def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease, n_feat, rng):
     """Grow a tree on binned features from ``stats`` (n_stats, N) into ``recorder``; the leaf of
-    every row goes to ``recorder.leaf``."""
+    every row goes to ``recorder.leaf``.
+
+    Level by level, the rows still in splittable nodes (``rows``, in increasing order) carry
+    their node (``local``) and, aligned with them, the statistics the level needs (``carried``:
+    the scanned channels, the positive-weight indicator, the channels summed from the rows),
+    so that a level takes no per-row statistics from the full arrays; they are compressed only
+    when some rows reach a leaf.
+    """
     crit = recorder.criterion
-    codes = binned.codes
-    N, D = codes.shape
     codes_t = binned._codes_t
+    D, N = codes_t.shape
     codes_flat = codes_t.ravel()  # feature-major: value (n, j) at j·N + n
     B = binned.n_bins
     cells = D * B
@@ -254,19 +239,22 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     score_ch, wc = list(crit.score_channels), crit.weight_channel
     n_score = len(score_ch)
     scan_ch = score_ch if (wc is None or unit_weight is not None) else score_ch + [wc]
-    chan = stats[scan_ch]
+    chan = [stats[c] for c in scan_ch]
     cnt_ch = len(scan_ch)  # the channel of the counts
+    # equal weights are positive (grow_tree: non-negative with a positive sum)
     w_all = crit.node_weight(stats)
-    positive = (w_all > 0).astype(float) if np.any(w_all <= 0) else None
+    positive = None
+    if not (unit_weight is not None and unit_weight > 0) and np.any(w_all <= 0):
+        positive = (w_all > 0).astype(float)
 
     # the children's sums of a cut: the scanned channels from the histogram (exact for
     # integer class counts; for real-valued statistics up to the order of summation), the
     # weight from the counts when it is the same for every sample, the others from the rows
     n_stats = stats.shape[0]
-    from_hist = wc is not None or np.array_equal(chan, np.rint(chan))
+    from_hist = wc is not None or all(np.array_equal(c, np.rint(c)) for c in chan)
     hist_ch = scan_ch if from_hist else []
     implied_w = unit_weight is not None
-    row_ch = np.setdiff1d(np.arange(n_stats), hist_ch + ([wc] if implied_w else []))
+    row_ch = [c for c in range(n_stats) if c not in hist_ch and not (implied_w and c == wc)]
     leaf = np.zeros(N, dtype=np.intp)  # the leaf of every row
     recorder.leaf = leaf
     ids, splittable, imp, W = recorder.add_nodes(stats.sum(axis=1)[:, None], np.array([N]), 0)
@@ -274,6 +262,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     if not splittable[0]:
         return
     n_chan = len(scan_ch) + 1 + (positive is not None)
+    spread_needed = n_feat < D
 
     def scan(h, node_cost):
         """Best bin (the first of the ties, :func:`_near_best`), its score, and the channels'
@@ -291,7 +280,10 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         with np.errstate(divide="ignore", invalid="ignore"):  # (it may overwrite its inputs)
             score = crit.split_score(left[:n_score].copy(), right[:n_score], WL, WR)
         # a cut right after a non-empty bin, with enough samples (and weight) on each side
-        invalid = (h[cnt_ch] == 0) | (cnt_l < msl) | (cnt_r < msl)
+        # (with msl = 1, no samples on the left means an empty bin)
+        invalid = (h[cnt_ch] == 0) | (cnt_r < msl)
+        if msl > 1:
+            invalid |= cnt_l < msl
         if positive is not None:
             invalid |= (left[cnt_ch + 1] == 0) | (right[cnt_ch + 1] == 0)
         if mwl > 0:
@@ -303,14 +295,19 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             best.ravel(), np.repeat(node_cost, D_), np.repeat(left[cnt_ch, :, 0, -1], D_)
         ).reshape(S_, D_)
         bb = np.argmax(score >= tie[:, :, None], axis=2)  # (S, D)
-        best = best.T
         sums = np.take_along_axis(left, bb[None, :, :, None], axis=3)[..., 0]  # (C, S, D)
-        spread = (np.count_nonzero(h[cnt_ch], axis=2) >= 2).T  # (D, S): not constant
-        return bb, best, sums, left[:, :, 0, -1], spread
+        spread = (np.count_nonzero(h[cnt_ch], axis=2) >= 2).T if spread_needed else None
+        return bb, best.T, sums, left[:, :, 0, -1], spread
 
-    rows = None  # the active rows (None: all of them, at the root)
-    local = np.zeros(N, dtype=np.intp)  # active node of every row of ``rows``
-    hist = _histograms(binned, chan, None, None, 1, positive)
+    # per-row arrays aligned with ``rows``: the scanned channels, the positive indicator, the
+    # channels summed from the rows; None: all N rows (the root)
+    rows = None
+    local = None  # the node (slot of the level) of every row of ``rows``
+    carried = chan + ([positive] if positive is not None else []) + [stats[c] for c in row_ch]
+    n_hist = len(carried) - len(row_ch)  # the carried arrays the histograms sum
+    # (the counts of all the rows: computed once per ``binned``)
+    h0 = _histograms(binned, carried[:n_hist], None, None, 1)
+    hist = np.concatenate([h0[:cnt_ch], binned._root_counts.reshape(1, 1, cells), h0[cnt_ch:]])
     seg_node, seg_imp, seg_W = ids[:1], imp[:1], W[:1]
     depth = 0
     while seg_node.size:
@@ -321,22 +318,30 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         seg_best = np.empty((D, S))
         left_sums = np.empty((n_chan, S, D))  # the channels' sums left of each best bin
         node_sums = np.empty((n_chan, S))
-        nonconstant = np.empty((D, S), dtype=bool)
+        nonconstant = np.empty((D, S), dtype=bool) if spread_needed else None
         for lo in range(0, S, block):
             hi = min(S, lo + block)
             if hist is not None:
                 h = hist[:, lo:hi]
             else:  # too many nodes to keep their histograms: sum these nodes' rows
-                sel = (local >= lo) & (local < hi)
-                h = _histograms(binned, chan, rows[sel], local[sel] - lo, hi - lo, positive)
+                sel = np.flatnonzero((local >= lo) & (local < hi))
+                h = _histograms(
+                    binned,
+                    _with_counts([np.take(c, sel) for c in carried[:n_hist]], cnt_ch),
+                    sel if rows is None else np.take(rows, sel),
+                    np.take(local, sel) - lo,
+                    hi - lo,
+                )
             (
                 best_bin[lo:hi],
                 seg_best[:, lo:hi],
                 left_sums[:, lo:hi],
                 node_sums[:, lo:hi],
-                nonconstant[:, lo:hi],
+                spread,
             ) = scan(h.reshape(n_chan, hi - lo, D, B), (seg_imp * seg_W)[lo:hi])
-        if n_feat < D:  # k features drawn per node among those not constant there
+            if spread_needed:
+                nonconstant[:, lo:hi] = spread
+        if spread_needed:  # k features drawn per node among those not constant there
             seg_best[~_draw_before(nonconstant, n_feat, rng)] = -np.inf
         top = seg_best.max(axis=0)
         found = np.isfinite(top)
@@ -353,21 +358,20 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         L_sums[hist_ch], R_sums[hist_ch] = h_left[: len(hist_ch)], h_right[: len(hist_ch)]
         if implied_w:
             L_sums[wc], R_sums[wc] = unit_weight * cntL, unit_weight * cntR
-        # the child of every row: 2 s (left) or 2 s + 1 (right) of its node s (np.take and
-        # np.compress below: faster than indexing)
-        if rows is None:  # the root
+        # the child of every row: 2 s (left) or 2 s + 1 (right) of its node s
+        if local is None:  # the root
             child = (codes_t[best_f[0]] > best_b[0]).astype(np.intp)
         else:
-            at = np.take(best_f, local)
-            at *= N
-            at += rows  # where the row's value of its node's feature is in codes_flat
-            code = np.take(codes_flat, at)
+            at = np.take(best_f * N, local)
+            # where the row's value of its node's feature is in codes_flat
+            at += np.arange(N) if rows is None else rows
+            go = np.take(codes_flat, at) > np.take(best_b.astype(codes_t.dtype), local)
             del at  # (one sample-sized array fewer at the peak of memory)
-            child = 2 * local
-            child += code > np.take(best_b, local)
-        for c in row_ch:
-            LR = np.zeros(2 * S)
-            np.add.at(LR, child, stats[c] if rows is None else np.take(stats[c], rows))
+            child = np.add(local, local)
+            child += go
+            del go
+        for c, vals in zip(row_ch, carried[n_hist:], strict=True):
+            LR = np.bincount(child, weights=vals, minlength=2 * S)
             L_sums[c], R_sums[c] = LR[0::2], LR[1::2]
         do_split = _decide(
             crit,
@@ -381,7 +385,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             cntL + cntR,
         )
         if not np.any(do_split):
-            _set_leaves(leaf, rows, seg_node[local])
+            _set_leaves(leaf, rows, seg_node[0] if local is None else np.take(seg_node, local))
             break
         sp = np.flatnonzero(do_split)
         k = sp.size
@@ -403,37 +407,52 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
         # the next level's nodes: the children that can be split, in the order (left s, right s)
         lsplit, rsplit = csplit[:k], csplit[k:]
         pair = np.flatnonzero(lsplit | rsplit)  # splits (indices into sp) with an active child
-        slot_of = np.full(2 * S, -1, dtype=np.intp)  # new slot of every child (2s: left)
         active = np.column_stack([lsplit[pair], rsplit[pair]]).ravel()
         kids = np.column_stack([2 * sp[pair], 2 * sp[pair] + 1]).ravel()[active]
-        slot_of[kids] = np.arange(kids.size)
-        if rows is None:
-            rows = np.arange(N)
+        parents = sp[pair]
         if hist is not None and kids.size * n_chan * cells <= _MAX_CELLS:
-            hist = _children_histograms(
-                hist,
+            # the smaller child of each cut with an active child summed from its rows, the
+            # other one as the parent's histogram minus it
+            small = 2 * parents + (cntR[parents] < cntL[parents])
+            pair_of = np.full(2 * S, -1, dtype=np.intp)
+            pair_of[small] = np.arange(parents.size)
+            sel = np.flatnonzero(np.take(pair_of >= 0, child))  # the rows of the smaller ones
+            node = None
+            if parents.size > 1:
+                node = np.take(pair_of, np.take(child, sel))
+            hist_small = _histograms(
                 binned,
-                chan,
-                rows,
-                child,
-                sp[pair],
-                cntL,
-                cntR,
-                kids,
-                active,
-                cells,
-                positive,
+                _with_counts([np.take(c, sel) for c in carried[:n_hist]], cnt_ch),
+                sel if rows is None else np.take(rows, sel),
+                node,
+                parents.size,
             )
+            del sel, node
+            hist_large = hist[:, parents] - hist_small
+            pair_of_kid = np.repeat(np.arange(parents.size), 2)[active]
+            is_small = np.zeros(2 * S, dtype=bool)
+            is_small[small] = True
+            is_small = is_small[kids]
+            hist = np.empty((n_chan, kids.size, cells))
+            hist[:, is_small] = hist_small[:, pair_of_kid[is_small]]
+            hist[:, ~is_small] = hist_large[:, pair_of_kid[~is_small]]
         else:
             hist = None
-        slot = np.take(slot_of, child)
-        keep = slot >= 0
-        if not keep.all():
-            done = ~keep
-            leaf[np.compress(done, rows)] = np.take(node_of, np.compress(done, child))
-            rows, local = np.compress(keep, rows), np.compress(keep, slot)
-        else:
-            local = slot
+        if kids.size == 2 * S:  # every node cut, every child active: slots are child ids
+            local = child
+        else:  # the rows of the other children are in leaves
+            slot_of = np.full(2 * S, -1, dtype=np.intp)  # new slot of every child (2s: left)
+            slot_of[kids] = np.arange(kids.size)
+            slot = np.take(slot_of, child)
+            done = np.flatnonzero(slot < 0)
+            leaf[done if rows is None else np.take(rows, done)] = np.take(
+                node_of, np.take(child, done)
+            )
+            keep = np.flatnonzero(slot >= 0)
+            rows = keep if rows is None else np.take(rows, keep)
+            local = np.take(slot, keep)
+            carried = [np.take(c, keep) for c in carried]
+        del child
         interleaved = np.column_stack([np.arange(k), np.arange(k) + k]).ravel()
         kid = interleaved[np.column_stack([lsplit, rsplit]).ravel()]
         seg_node, seg_imp, seg_W = cids[kid], cimp[kid], cW[kid]
@@ -442,3 +461,8 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
     # those of summing each child's rows (the sums above come from the histograms, added in
     # another order), one pass over the rows per statistic
     recorder.resum_leaves(leaf, stats)
+
+
+def _with_counts(weights, cnt_ch):
+    """The weights of a histogram with the counts (None: ones) in their channel ``cnt_ch``."""
+    return weights[:cnt_ch] + [None] + weights[cnt_ch:]
