@@ -34,6 +34,19 @@ def test_weighted_quantile_and_huber_delta_check_their_arguments():
         huber_delta(v, np.ones(2), 0.9)
 
 
+def test_make_loss_checks_the_number_of_classes_and_alpha():
+    """Before: n_classes = -1, 1 or "bogus" gave a multinomial loss, alpha="x" a TypeError
+    from a comparison that named no argument."""
+    for bad in (-1, 1):
+        with pytest.raises(ValueError, match="n_classes"):
+            make_loss("log_loss", n_classes=bad)
+    with pytest.raises(TypeError, match="n_classes"):
+        make_loss("log_loss", n_classes="bogus")
+    with pytest.raises(TypeError, match="alpha"):
+        make_loss("huber", alpha="x")
+    assert make_loss("log_loss", n_classes=np.int64(3)).n_outputs == 3
+
+
 @pytest.mark.equation("B.14", "B.15", "B.16")
 def test_loss_functions_refuse_mismatched_shapes_and_overflow():
     loss = make_loss("squared_error")

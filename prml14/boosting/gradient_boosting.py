@@ -452,17 +452,19 @@ def make_loss(name, *, n_classes=2, alpha=0.9):
 
     Raises
     ------
+    TypeError
+        If n_classes is not an integer, or alpha is not a real number for "huber".
     ValueError
-        If name is not one of the five losses, alpha is not in (0, 1) for "huber", or n_classes
-        is not 2 for "exponential".
+        If name is not one of the five losses, n_classes < 2, alpha is not in (0, 1) for
+        "huber", or n_classes is not 2 for "exponential".
     """
+    check_number(n_classes, "n_classes", low=2, integer=True)
     if name == "squared_error":
         return _SquaredErrorLoss()
     if name == "absolute_error":
         return _AbsoluteErrorLoss()
     if name == "huber":
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+        check_number(alpha, "alpha", low=0.0, high=1.0, closed="neither")
         return _HuberLoss(alpha)
     if name == "log_loss":
         return _LogLoss() if n_classes == 2 else _MultinomialLogLoss(n_classes)
