@@ -752,10 +752,38 @@ def test_bad_input_after_fit():
         clf.log_likelihood(Xc[:2], np.array(["yes", "maybe"]))
 
 
+def _linear_mixture_information(Phi, t, theta):
+    """−∇²ln p(t | θ) of (14.35) by central differences, θ = (π_1, w_1, w_2, ln β), K = 2."""
+    from prml14.mixtures import mixture_of_linear_regressions_log_likelihood
+
+    def log_lik(th):
+        W = th[1:-1].reshape(2, -1)
+        return mixture_of_linear_regressions_log_likelihood(
+            Phi, t, [th[0], 1 - th[0]], W, np.exp(th[-1])
+        )
+
+    E = np.diag(1e-4 * np.maximum(1.0, np.abs(theta)))
+    H = np.array(
+        [
+            [
+                log_lik(theta + a + b)
+                - log_lik(theta + a - b)
+                - log_lik(theta - a + b)
+                + log_lik(theta - a - b)
+                for b in E
+            ]
+            for a in E
+        ]
+    )
+    return -H / (4 * np.outer(np.diag(E), np.diag(E)))
+
+
 @pytest.mark.equation("14.53")
 def test_constant_gates_and_shared_precision_reproduce_the_mixture_of_linear_regressions():
     # Section 14.5.1's model (14.34) is the special case φ_gate = 1, one β: an independent
     # implementation (prml14.mixtures, closed-form π_k) must reach the same maximum.
+    from test_mixtures import em_tail
+
     from prml14.mixtures import MixtureOfLinearRegressions
 
     X, t = make_gated_regression(400, random_state=3)
@@ -772,16 +800,39 @@ def test_constant_gates_and_shared_precision_reproduce_the_mixture_of_linear_reg
         max_iter=2000,
         random_state=0,
     ).fit(X, t)
-    np.testing.assert_allclose(
-        ours.log_likelihood(X, t), reference.log_likelihood(X, t), rtol=1e-8
-    )
     order = np.argsort(ours.coef_[:, 1])
     ref_order = np.argsort(reference.coef_[:, 1])
-    np.testing.assert_allclose(ours.coef_[order], reference.coef_[ref_order], atol=1e-4)
-    np.testing.assert_allclose(
-        ours.predict_gates(X[:1])[0][order], reference.weights_[ref_order], atol=1e-5
+    Phi, n = np.column_stack([np.ones(len(X)), X]), len(t)
+    theta_ref = np.concatenate(
+        [reference.weights_[ref_order][:1], reference.coef_[ref_order].ravel()]
+        + [np.log([reference.precision_])]
     )
-    np.testing.assert_allclose(ours.precision_, reference.precision_, rtol=1e-4)
+    pi = ours.predict_gates(X[:1])[0][order]
+    theta = np.concatenate(
+        [pi[:1], ours.coef_[order].ravel(), np.log(np.ravel(ours.precision_)[:1])]
+    )
+    # How far each fit may stop from the common maximum θ*. (a) EM's geometric tail: within
+    # ½ δᵀIδ <= tail (+ the objective's rounding), so |δ_i| <= √(2·gap·(I⁻¹)_ii). (b) Our gate
+    # M-step is a Newton loop that stops once its decrement is <= 1e-10·N: with a constant gate
+    # that leaves |γ̄_1 − π_1| <= d = √(2e-10·π_1(1 − π_1)) (γ̄ = mean responsibility), i.e. a
+    # gradient ∂ln p/∂π_1 = N(γ̄_1 − π_1)/(π_1(1 − π_1)) that moves the stop by I⁻¹ times it.
+    cov = np.linalg.inv(_linear_mixture_information(Phi, t, theta_ref))
+    rounding = n * np.finfo(float).eps * abs(reference.log_likelihood(X, t))
+    gaps = [
+        em_tail(h)[1] + rounding
+        for h in (reference.log_likelihood_history_, ours.objective_history_)
+    ]
+    spread = sum(np.sqrt(2 * gap * np.diag(cov)) for gap in gaps)
+    d = np.sqrt(2e-10 * pi[0] * (1 - pi[0]))
+    assert abs(ours.responsibilities_[:, order[0]].mean() - pi[0]) <= d
+    gate_shift = np.abs(cov[:, 0]) * n * d / (pi[0] * (1 - pi[0]))
+    # twice the first-order bound (the information comes from finite differences)
+    bound = 2 * (spread + gate_shift)
+    assert np.all(np.abs(theta - theta_ref) <= bound), (theta - theta_ref, bound)
+    gap = 0.5 * cov[0, 0] * (n * d / (pi[0] * (1 - pi[0]))) ** 2 + sum(gaps)
+    assert abs(ours.log_likelihood(X, t) - reference.log_likelihood(X, t)) <= 2 * gap
+    # and the bound is tight enough to matter: (π_1 ± 1e-4) or β(1 ± 1e-4) would fail it
+    assert np.all(bound[[0, -1]] < 1e-4)
 
 
 # ------------------------------------------------------------------ sample weights
@@ -842,8 +893,15 @@ def test_unit_sample_weights_change_nothing_and_scaling_them_scales_the_log_like
     model = MixtureOfExpertsRegressor(2, random_state=0)
     plain = clone(model).fit(X, t)
     ones = clone(model).fit(X, t, sample_weight=np.ones(120))
-    # Σ_n 1·ln p_n is summed as a dot product: equal up to rounding
-    np.testing.assert_allclose(plain.objective_history_, ones.objective_history_, rtol=1e-14)
+    # Σ_n 1·ln p_n is summed as a dot product (BLAS, any order): two sums of the n terms differ
+    # by at most 2·n·ε·Σ_n abs(ln p_n) (taken at the fit; doubled for the earlier iterates). The
+    # M-steps multiply by exactly 1.0: the coefficients agree to the rounding of the solves
+    # whenever both runs stop at the same iteration.
+    rounding = 2 * len(t) * np.finfo(float).eps * np.abs(np.log(plain.predict_density(X, t))).sum()
+    np.testing.assert_allclose(
+        plain.objective_history_, ones.objective_history_, rtol=0, atol=2 * rounding
+    )
+    assert plain.n_iter_ == ones.n_iter_
     np.testing.assert_allclose(plain.coef_, ones.coef_, rtol=1e-12)
     # weights 2: every log-likelihood term doubles (the penalties do not)
     twice = (

@@ -12,6 +12,7 @@ from prml14 import (
     exponential_loss,
     exponential_risk_minimiser,
     hinge_loss,
+    hinge_loss_gradient,
     huber_loss,
     misclassification_loss,
     multinomial_log_loss,
@@ -126,3 +127,9 @@ def test_extreme_values_give_inf_without_warnings_and_bad_arguments_are_named():
         multinomial_log_loss([[-1.0, 2.0]], [[0.0, 1.0]])
     with pytest.raises(ValueError, match="F must not contain NaN or infinity"):
         multinomial_log_loss([[0.0, 1.0]], [[np.inf, 1.0]])
+
+
+def test_hinge_subgradient_at_the_kink_is_the_right_derivative():
+    # documented: −1 for z < 1 and 0 from z = 1 on; both are subgradients at the kink, but the
+    # convention decides which points a gradient booster still pushes
+    np.testing.assert_array_equal(hinge_loss_gradient([1.0 - 1e-12, 1.0, 1.0 + 1e-12]), [-1, 0, 0])

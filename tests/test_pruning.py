@@ -176,6 +176,25 @@ def test_cross_validation_helper():
         cross_validate_ccp_lambda(DecisionTreeRegressor(), X, t, cv=1)
 
 
+@pytest.mark.equation("14.31")
+def test_one_standard_error_rule_takes_the_largest_lambda_within_one_standard_error():
+    # Breiman et al.'s rule: the simplest tree (largest λ) whose mean CV error is within one
+    # standard error, s/√cv, of the smallest mean
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(200, 2))
+    t = np.where(X[:, 0] > 0.5, 1.0, 0.0) + X[:, 1] + 0.5 * rng.normal(size=200)
+    estimator = DecisionTreeRegressor(max_depth=6)
+    res = cross_validate_ccp_lambda(estimator, X, t, cv=5, random_state=0)
+    mean, std, lambdas = res["cv_error"], res["cv_std"], res["lambdas"]
+    best = np.argmin(mean)
+    assert res["best_lambda"] == lambdas[best]
+    assert res["one_se_lambda"] == lambdas[mean <= mean[best] + std[best] / np.sqrt(5)].max()
+    # the data tell the rule from its look-alikes: one standard deviation instead of one
+    # standard error, or the smallest λ within the band, would pick another λ
+    assert res["one_se_lambda"] != lambdas[mean <= mean[best] + std[best]].max()
+    assert res["one_se_lambda"] != lambdas[mean <= mean[best] + std[best] / np.sqrt(5)].min()
+
+
 def test_cross_validation_helper_for_classifiers_refits_each_fold():
     X, y, _ = tie_free_classification(n=300, k=2)
     est = DecisionTreeClassifier(criterion="entropy", max_depth=6)

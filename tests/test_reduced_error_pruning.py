@@ -83,6 +83,26 @@ def test_node_errors_are_those_of_each_node_as_a_leaf():
     assert leaves.shape == yv.shape
 
 
+def test_validation_points_on_a_threshold_go_left_as_in_predict():
+    # a point with x_j equal to a cut's threshold goes left (x_j <= threshold), as in predict:
+    # every node's error is the loss over the points whose decision path passes through it
+    X, y = classification(100, 7)
+    est = DecisionTreeRegressor(max_depth=3).fit(X, y.astype(float))
+    tree = est.tree_
+    inner = np.flatnonzero(~tree.is_leaf)
+    rng = np.random.default_rng(9)
+    Xv = np.repeat(rng.normal(size=(4, 2)), inner.size, axis=0)
+    Xv[np.arange(Xv.shape[0]), np.tile(tree.feature[inner], 4)] = np.tile(tree.threshold[inner], 4)
+    yv = rng.normal(size=Xv.shape[0])
+    E = validation_node_errors(tree, Xv, yv, loss="squared_error")
+    through = est.decision_path(Xv).toarray().astype(bool)
+    expected = [
+        np.sum((tree.value[node, 0] - yv[through[:, node]]) ** 2)
+        for node in range(tree.node_count)
+    ]
+    np.testing.assert_allclose(E, expected, rtol=1e-12, atol=0)
+
+
 @pytest.mark.equation("B.28")
 @pytest.mark.parametrize("seed", range(5))
 def test_reduced_error_pruning_never_increases_validation_error(seed):

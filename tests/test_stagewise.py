@@ -46,3 +46,21 @@ def test_second_order_objectives_refuse_bad_values():
         second_order_objective([1.0, 2.0], [1.0, 1.0], [0.5, 0.5, 0.5])
     with pytest.raises(ValueError, match="gamma"):
         prune_by_gain(None, -1.0)
+
+
+@pytest.mark.equation("B.18", "B.19")
+@pytest.mark.parametrize("reg_lambda, gamma", [(0.0, 0.0), (1.5, 0.3)])
+def test_second_order_objective_is_exact_for_the_squared_error(reg_lambda, gamma):
+    # For L(F) = Σ(t − F)², moving the points of leaf τ by v_τ changes L by exactly
+    # G_τ v_τ + ½ H_τ v_τ² (G_τ = Σ 2(F − t), H_τ = 2 n_τ): (B.19) plus the loss at F must be
+    # the regularised objective (B.18) of the moved scores, an independent computation.
+    rng = np.random.default_rng(0)
+    t, F = rng.normal(size=30), rng.normal(size=30)
+    leaf = rng.integers(0, 4, size=30)
+    v = rng.normal(size=4)
+    G = np.bincount(leaf, 2 * (F - t), minlength=4)
+    H = np.bincount(leaf, np.full(30, 2.0), minlength=4)
+    moved = np.sum((t - F - v[leaf]) ** 2)
+    expected = regularised_objective(moved, [v], reg_lambda, gamma)
+    got = np.sum((t - F) ** 2) + second_order_objective(G, H, v, reg_lambda, gamma)
+    assert got == pytest.approx(expected, rel=1e-12)
