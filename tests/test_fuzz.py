@@ -797,3 +797,42 @@ def test_discovery_counts():
     CASES.update({f"discovered {what}": n for what, n in counts.items()})
     assert counts["functions"] >= 150 and counts["estimators"] >= 20
     assert counts["function arguments"] > 2 * counts["functions"]
+
+
+# ----------------------------------------------------- every hostile case once, deterministically
+# The hypothesis tests above draw (argument, kind) pairs at random: about one draw per pair, so
+# some pairs are never tried in a run. These walk every pair with fixed seeds.
+@pytest.mark.parametrize("name, func", FUNCTIONS, ids=[n for n, _ in FUNCTIONS])
+def test_every_hostile_argument_once(name, func):
+    """Every hostile kind of every argument of a public function, n_samples 1 and 7."""
+    try:
+        strategies = function_strategies(name, func)
+    except LookupError:
+        pytest.skip("no arguments (test_every_public_function_has_valid_arguments fails)")
+    defects = []
+    for target, kinds in sorted(strategies.items()):
+        for kind in kinds or ():
+            if (name, target, kind) in KNOWN_DEFECTS:
+                continue
+            for n_samples in (1, 7):
+                ctx = Context(np.random.default_rng(1), n_samples=n_samples)
+                try:
+                    check_function_case(name, func, ctx, target, kind)
+                except AssertionError as error:
+                    defects.append(f"n_samples={n_samples}: {str(error).splitlines()[0]}")
+                    break
+    assert not defects, "\n".join(defects)
+
+
+@pytest.mark.parametrize("name, cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
+def test_every_estimator_case_once(name, cls):
+    """Every case of :func:`_estimator_cases` (bad X, y, weights, each hyper-parameter)."""
+    defects = []
+    for part, kind in _estimator_cases(cls):
+        if (name, _case_id(part, kind)) in KNOWN_ESTIMATOR_DEFECTS:
+            continue
+        try:
+            check_estimator_case(cls, part, kind, np.random.default_rng(0))
+        except AssertionError as error:
+            defects.append(str(error).splitlines()[0])
+    assert not defects, "\n".join(defects)

@@ -24,6 +24,7 @@ from sklearn.base import (
     is_classifier,
     is_regressor,
 )
+from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression, RidgeCV
 from sklearn.model_selection import StratifiedKFold, check_cv
 from sklearn.utils import Bunch
@@ -94,7 +95,12 @@ class _Stacking(TransformerMixin, BaseCombiner):
         """``cv="prefit"``: the members as given (not cloned, not refitted) and their outputs on
         X, which should be data they were not trained on (scikit-learn's semantics)."""
         for name, est in members:
-            check_is_fitted(est)
+            try:
+                check_is_fitted(est)
+            except NotFittedError as error:
+                raise NotFittedError(
+                    f"cv='prefit' needs fitted estimators; estimator {name!r} is not: {error}"
+                ) from None
             if is_classifier(self) and not np.array_equal(
                 np.asarray(getattr(est, "classes_", self.classes_)), self.classes_
             ):

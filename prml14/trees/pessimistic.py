@@ -43,7 +43,7 @@ import numpy as np
 from scipy.special import betaincinv
 
 from .._equations import implements
-from .._validation import as_float, check_number, check_tree
+from .._validation import as_float, check_magnitude, check_number, check_tree
 from .reduced_error import reduced_error_subtree
 
 __all__ = ["pessimistic_error_rate", "pessimistic_node_errors", "pessimistic_subtree"]
@@ -84,11 +84,14 @@ def pessimistic_error_rate(n_errors, n_samples, confidence_factor=0.25):
     TypeError
         If ``confidence_factor`` is not a real number.
     ValueError
-        If ``n_errors`` or ``n_samples`` is negative or not finite, the two do not broadcast,
-        or ``confidence_factor`` is not in (0, 1).
+        If ``n_errors`` or ``n_samples`` is negative, not finite or beyond 1e100, the two do
+        not broadcast, or ``confidence_factor`` is not in (0, 1).
     """
     E = as_float(n_errors, "n_errors", non_negative=True)
     N = as_float(n_samples, "n_samples", non_negative=True)
+    # beyond 1e100 cases scipy's inverse incomplete beta function returns NaN
+    check_magnitude(E, "n_errors", 1e100)
+    check_magnitude(N, "n_samples", 1e100)
     cf = _check_confidence_factor(confidence_factor)
     try:
         E, N = np.broadcast_arrays(E, N)
