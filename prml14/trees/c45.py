@@ -107,8 +107,6 @@ def _first_best_cuts(segment, lo, hi, L, T, min_leaf):
     class weights left of the cut and in the whole segment."""
     R = T - L
     WL, WR = L.sum(axis=1), R.sum(axis=1)
-    ok = (WL >= min_leaf) & (WR >= min_leaf)
-    segment, lo, hi, L, T, R, WL, WR = (a[ok] for a in (segment, lo, hi, L, T, R, WL, WR))
     if segment.size == 0:
         return segment, lo, hi, np.zeros((0, 2, L.shape[1]))
     first = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
@@ -116,9 +114,12 @@ def _first_best_cuts(segment, lo, hi, L, T, min_leaf):
     W = T.sum(axis=1)
     parent = np.repeat(_entropy_bits(T[first]), size)  # Ent(D̃) once per segment
     gains = parent - (WL / W) * _entropy_bits(L) - (WR / W) * _entropy_bits(R)
-    best = np.maximum.reduceat(gains, first)
-    at_best = np.flatnonzero(gains == np.repeat(best, size))
-    win = at_best[np.r_[True, segment[at_best[1:]] != segment[at_best[:-1]]]]
+    gains[(WL < min_leaf) | (WR < min_leaf)] = -np.inf
+    best = np.repeat(np.maximum.reduceat(gains, first), size)
+    at_best = np.flatnonzero((gains == best) & (best > -np.inf))
+    first_of_segment = np.ones(at_best.size, dtype=bool)
+    first_of_segment[1:] = segment[at_best[1:]] != segment[at_best[:-1]]
+    win = at_best[first_of_segment]
     return segment[win], lo[win], hi[win], np.stack([L[win], R[win]], axis=1)
 
 
@@ -127,7 +128,7 @@ def _best_cuts(node, rank, y, w, n_nodes, n_values, n_classes, min_leaf):
     level: the cut search of C4.5 for all (node, attribute) pairs at once, unchecked.
 
     Point i of the level sits in node ``node[i]`` with class ``y[i]`` and weight ``w[i]``;
-    ``rank[i, f]`` is the rank of its value of attribute f among that attribute's training
+    ``rank[f, i]`` is the rank of its value of attribute f among that attribute's training
     values (``n_values``: missing). A (node, attribute) pair is a segment ``node * F + f``; a
     cut lies between two neighbouring values present in a segment. Where a table of (segment,
     class, value) has at most four entries per point and attribute (few distinct values, as in
@@ -147,12 +148,14 @@ def _best_cuts(node, rank, y, w, n_nodes, n_values, n_classes, min_leaf):
     known : ndarray of shape (n_nodes, F)
         The weight of the points whose value is known, per node and attribute.
     """
-    F, V, K = rank.shape[1], n_values, n_classes
+    F, V, K = rank.shape[0], n_values, n_classes
     S = n_nodes * F
     if S * V <= 4 * rank.size:
-        # the flat index of (segment, class, value) in the table, point by point
-        key = ((node * (F * K) + y) * (V + 1))[:, None] + (rank + np.arange(F) * K * (V + 1))
-        hist = np.bincount(key.ravel(), np.repeat(w, F), S * K * (V + 1)).reshape(S, K, V + 1)
+        # the flat index of (segment, class, value) in the table, point by point (attribute
+        # by attribute: loops over the points, the long axis)
+        key = rank + (np.arange(F) * (K * (V + 1)))[:, None]
+        key += (node * (F * K) + y) * (V + 1)
+        hist = np.bincount(key.ravel(), np.tile(w, F), S * K * (V + 1)).reshape(S, K, V + 1)
         cum = np.cumsum(hist[:, :, :V], axis=2)
         present = hist[:, :, :V].sum(axis=1) > 0
         at = np.where(present, np.arange(V), V)  # the next present value after each value:
@@ -163,9 +166,9 @@ def _best_cuts(node, rank, y, w, n_nodes, n_values, n_classes, min_leaf):
         cuts = _first_best_cuts(seg, lo, nxt[seg, lo], cum[seg, :, lo], T[seg], min_leaf)
         return (*cuts, T.sum(axis=1).reshape(n_nodes, F))
     known = rank < V
-    segment = (node * F)[:, None] + np.arange(F)
-    segment, rank = segment[known], rank[known]  # entry-major: ties stay in entry order
-    y, w = np.repeat(y, F)[known.ravel()], np.repeat(w, F)[known.ravel()]
+    segment = np.arange(F)[:, None] + node * F
+    segment, rank = segment[known], rank[known]  # within a segment: the points' order
+    y, w = np.tile(y, F)[known.ravel()], np.tile(w, F)[known.ravel()]
     order = _stable_order(segment, rank)
     segment, rank, y, w = segment[order], rank[order], y[order], w[order]
     n = segment.size

@@ -339,7 +339,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, order="C", ensure_all_finite="allow-nan"
+        )
         check_classification_targets(y)
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
         keep = w > 0
@@ -367,7 +369,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.tree_ = tree
         return self
 
-    def _score_level(self, codes, ranks, n_values, values, y, entries, n_nodes, K):
+    def _score_level(self, codes, ranks, n_values, values, values_flat, y, entries, n_nodes, K):
         """Gain (B.26), IV (B.24) and the split of every attribute at every node of a level.
 
         ``entries`` = (sample, node, weight) of the points of the nodes to split (a point whose
@@ -395,28 +397,32 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             gains[nodes, j] = _table_gains(tables, M)  # (B.26): ρ · Gain(D̃, a)
             # (B.24), with the missing weight as one more outcome if unknown_outcome
             ivs[nodes, j] = _entropy_bits(np.column_stack([Nv, M]) if self.unknown_outcome else Nv)
-            if branch_weights[j] is None:
-                branch_weights[j] = np.zeros((n_nodes, Nv.shape[1]))
-            branch_weights[j][nodes] = Nv
+            return Nv
 
         cont = np.flatnonzero(~self.is_categorical_)
         if cont.size:
             F = cont.size
             segs, lo, hi, tables, known = _best_cuts(
-                nd, ranks[s], y[s], w, n_nodes, n_values, K, msl
+                nd, np.take(ranks, s, axis=1), y[s], w, n_nodes, n_values, K, msl
             )
             Wk[:, cont] = known
             missing[:, cont] = np.maximum(W[:, None] - known, 0.0)
             nodes, f = np.divmod(segs, F)
+            flat, start = values_flat
+            a, b = flat[start[f] + lo], flat[start[f] + hi]
+            # C4.5 reports the largest training value not above the midpoint: it lies in
+            # [a, midpoint], so it splits the node's points as the midpoint does
+            mid = a / 2.0 + b / 2.0
+            below = np.empty(f.size, dtype=np.intp)
             for ff in np.unique(f):
                 sel = f == ff
-                j, v = cont[ff], values[cont[ff]]
-                a, b = v[lo[sel]], v[hi[sel]]
-                # C4.5 reports the largest training value not above the midpoint: it lies in
-                # [a, midpoint], so it splits the node's points as the midpoint does
-                thr = v[np.searchsorted(v, a / 2.0 + b / 2.0, side="right") - 1]
-                threshold[nodes[sel], j] = np.where(thr >= b, a, thr)
-                record(nodes[sel], j, tables[sel])
+                below[sel] = np.searchsorted(values[cont[ff]], mid[sel], side="right") - 1
+            thr = flat[start[f] + below]
+            threshold[nodes, cont[f]] = np.where(thr >= b, a, thr)
+            cut_weights = np.zeros((n_nodes, D, 2))
+            cut_weights[nodes, cont[f]] = record(nodes, cont[f], tables)
+            for j in cont:
+                branch_weights[j] = cut_weights[:, j]
         for j in np.flatnonzero(self.is_categorical_):
             V = self.categories_[j].size
             c = codes[s, j]
@@ -434,7 +440,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 valid = (np.count_nonzero(table.sum(axis=2) >= msl, axis=1) >= 2) & (
                     Wk[block, j] > 0
                 )
-                record(first + np.flatnonzero(valid), j, table[valid])
+                if branch_weights[j] is None:
+                    branch_weights[j] = np.zeros((n_nodes, V))
+                nodes = first + np.flatnonzero(valid)
+                branch_weights[j][nodes] = record(nodes, j, table[valid])
         return gains, ivs, branch_weights, threshold
 
     def _choose(self, gains, ivs, in_average):
@@ -480,10 +489,15 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         cont = np.flatnonzero(~self.is_categorical_)
         n_values = max((values[j].size for j in cont), default=0)
         # rank of every continuous value among the attribute's training values; n_values: NaN
-        ranks = np.full((N, cont.size), n_values, dtype=np.intp)
+        ranks = np.full((cont.size, N), n_values, dtype=np.intp)
+        sizes = np.array([values[j].size for j in cont], dtype=np.intp)
+        values_flat = (
+            np.concatenate([values[j] for j in cont]) if cont.size else None,
+            np.cumsum(sizes) - sizes,
+        )
         for f, j in enumerate(cont):
             known = ~np.isnan(X[:, j])
-            ranks[known, f] = np.searchsorted(values[j], X[known, j])
+            ranks[f, known] = np.searchsorted(values[j], X[known, j])
         levels = []  # per level: value, weight, feature, threshold, gain, iv, fractions
         children = []  # per node (breadth-first): its children's breadth-first ids
         s, nd, wt = np.arange(N), np.zeros(N, dtype=np.intp), w
@@ -507,7 +521,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
                 keep = grow[nd]
                 entries = (s[keep], local[nd[keep]], wt[keep])
                 g, iv, Nv, thr = self._score_level(
-                    codes, ranks, n_values, values, y, entries, act.size, K
+                    codes, ranks, n_values, values, values_flat, y, entries, act.size, K
                 )
                 gains[act], ivs[act] = g, iv
                 j = self._choose(g, iv, in_average)
@@ -538,12 +552,15 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         order."""
         s, nd, wt = entries
         split = feature[nd] >= 0
-        s, nd, wt = s[split], nd[split], wt[split]
-        j = feature[nd]
-        x = X[s, j]
+        if not split.all():
+            s, nd, wt = s[split], nd[split], wt[split]
+        flat = s * X.shape[1] + feature[nd]  # X is C-contiguous
+        x = X.ravel()[flat]
         miss = np.isnan(x)
-        cat = self.is_categorical_[j]
-        branch = np.where(cat, codes[s, j], x > threshold[nd]).astype(np.intp)
+        branch = (x > threshold[nd]).astype(np.intp)
+        if self.is_categorical_.any():
+            cat = self.is_categorical_[feature[nd]]
+            branch[cat] = codes.ravel()[flat[cat]]
         k = ~miss
         child_k = start[nd[k]] + branch[k]
         m = np.flatnonzero(miss)
