@@ -153,7 +153,7 @@ def _best_cuts(node, rank, y, w, n_nodes, n_values, n_classes, min_leaf):
     if S * V <= 4 * rank.size:
         # the flat index of (segment, class, value) in the table, point by point (attribute
         # by attribute: loops over the points, the long axis)
-        key = rank + (np.arange(F) * (K * (V + 1)))[:, None]
+        key = rank + (np.arange(F, dtype=np.intp) * (K * (V + 1)))[:, None]
         key += (node * (F * K) + y) * (V + 1)
         hist = np.bincount(key.ravel(), np.tile(w, F), S * K * (V + 1)).reshape(S, K, V + 1)
         cum = np.cumsum(hist[:, :, :V], axis=2)

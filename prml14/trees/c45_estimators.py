@@ -489,7 +489,8 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         cont = np.flatnonzero(~self.is_categorical_)
         n_values = max((values[j].size for j in cont), default=0)
         # rank of every continuous value among the attribute's training values; n_values: NaN
-        ranks = np.full((cont.size, N), n_values, dtype=np.intp)
+        small = np.int16 if n_values < 1 << 15 else np.int32 if n_values < 1 << 31 else np.intp
+        ranks = np.full((cont.size, N), n_values, dtype=small)  # small: fewer bytes to gather
         sizes = np.array([values[j].size for j in cont], dtype=np.intp)
         values_flat = (
             np.concatenate([values[j] for j in cont]) if cont.size else None,
