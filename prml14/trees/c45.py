@@ -71,31 +71,40 @@ def _table_gains(tables, missing):
     return rho * gain
 
 
-def _segment_cumsum(a, starts, lengths, short=64):
-    """Cumulative sums of the rows of ``a`` restarted at every segment (rows ``starts[s]`` to
-    ``starts[s] + lengths[s] - 1``), unchecked.
+def _entropy_columns(counts):
+    """Ent in bits of every column of ``counts`` (classes along axis 0), unchecked: the sums
+    over the classes are then sums of K rows, the fast layout for many short tables."""
+    total = counts.sum(axis=0)
+    p = np.divide(counts, total, out=np.zeros_like(counts), where=total > 0)
+    return -xlogy(p, p).sum(axis=0) / np.log(2.0) + 0.0
 
-    Each segment is summed from its own first row, exactly as ``np.cumsum`` of the segment
+
+def _segment_cumsum(a, starts, lengths, short=64):
+    """Cumulative sums along axis 1 of ``a`` (classes along axis 0) restarted at every segment
+    (columns ``starts[s]`` to ``starts[s] + lengths[s] - 1``), unchecked.
+
+    Each segment is summed from its own first column, exactly as ``np.cumsum`` of the segment
     alone: a running total over all segments minus its value at a segment's start would carry
     the rounding of all earlier segments (of order 1e-16 times the level's whole weight) into
     every small node, enough to turn a zero gain into a positive one. Segments longer than
-    ``short`` rows are summed one ``np.cumsum`` each (at most n/short calls); the short ones
-    are padded with zeros to the next power of two of their length and summed as the rows of
-    one block per length class (at most twice their rows)."""
+    ``short`` are summed one ``np.cumsum`` each (at most n/short calls); the short ones are
+    padded with zeros to the next power of two of their length and summed as the rows of one
+    block per length class (at most twice their size)."""
     out = np.empty_like(a)
     long = lengths > short
     for start, length in zip(starts[long].tolist(), lengths[long].tolist(), strict=True):
-        np.cumsum(a[start : start + length], axis=0, out=out[start : start + length])
+        part = slice(start, start + length)
+        np.cumsum(a[:, part], axis=1, out=out[:, part])
     starts, lengths = starts[~long], lengths[~long]
     length_class = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.intp)
     for c in np.unique(length_class):
         sel = length_class == c
         offsets = np.arange(1 << int(c))
         inside = offsets[None, :] < lengths[sel, None]
-        rows = (starts[sel, None] + offsets[None, :])[inside]
-        block = np.zeros(inside.shape + a.shape[1:])
-        block[inside] = a[rows]
-        out[rows] = np.cumsum(block, axis=1)[inside]
+        cols = (starts[sel, None] + offsets[None, :])[inside]
+        block = np.zeros((a.shape[0], *inside.shape))
+        block[:, inside] = a[:, cols]
+        out[:, cols] = np.cumsum(block, axis=2)[:, inside]
     return out
 
 
@@ -103,24 +112,23 @@ def _first_best_cuts(segment, lo, hi, L, T, min_leaf):
     """Among candidate cuts (sorted by ``segment``, then by value), the cut of largest
     information gain (B.23) of every segment that leaves at least ``min_leaf`` weight on each
     side: the first one among equal gains (the smallest values on the left), as ``np.argmax``
-    picks it. ``lo``/``hi``: the ranks of the values either side of the cut; ``L``/``T``: the
-    class weights left of the cut and in the whole segment."""
-    R = T - L
-    WL, WR = L.sum(axis=1), R.sum(axis=1)
+    picks it. ``lo``/``hi``: the ranks of the values either side of the cut; ``L``/``T`` of
+    shape (n_classes, n_cuts): the class weights left of the cut and in the whole segment."""
     if segment.size == 0:
-        return segment, lo, hi, np.zeros((0, 2, L.shape[1]))
+        return segment, lo, hi, np.zeros((0, 2, L.shape[0]))
+    R = T - L
+    WL, WR, W = L.sum(axis=0), R.sum(axis=0), T.sum(axis=0)
     first = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
     size = np.diff(np.r_[first, segment.size])
-    W = T.sum(axis=1)
-    parent = np.repeat(_entropy_bits(T[first]), size)  # Ent(D̃) once per segment
-    gains = parent - (WL / W) * _entropy_bits(L) - (WR / W) * _entropy_bits(R)
+    parent = np.repeat(_entropy_columns(T[:, first]), size)  # Ent(D̃) once per segment
+    gains = parent - (WL / W) * _entropy_columns(L) - (WR / W) * _entropy_columns(R)
     gains[(WL < min_leaf) | (WR < min_leaf)] = -np.inf
     best = np.repeat(np.maximum.reduceat(gains, first), size)
     at_best = np.flatnonzero((gains == best) & (best > -np.inf))
     first_of_segment = np.ones(at_best.size, dtype=bool)
     first_of_segment[1:] = segment[at_best[1:]] != segment[at_best[:-1]]
     win = at_best[first_of_segment]
-    return segment[win], lo[win], hi[win], np.stack([L[win], R[win]], axis=1)
+    return segment[win], lo[win], hi[win], np.stack([L[:, win].T, R[:, win].T], axis=1)
 
 
 def _best_cuts(node, rank, y, w, n_nodes, n_values, n_classes, min_leaf):
@@ -130,9 +138,9 @@ def _best_cuts(node, rank, y, w, n_nodes, n_values, n_classes, min_leaf):
     Point i of the level sits in node ``node[i]`` with class ``y[i]`` and weight ``w[i]``;
     ``rank[f, i]`` is the rank of its value of attribute f among that attribute's training
     values (``n_values``: missing). A (node, attribute) pair is a segment ``node * F + f``; a
-    cut lies between two neighbouring values present in a segment. Where a table of (segment,
-    class, value) has at most four entries per point and attribute (few distinct values, as in
-    data with ties), the class weights are summed into that table by one ``bincount`` and
+    cut lies between two neighbouring values present in a segment. Where a table of (class,
+    segment, value) has at most four entries per point and attribute (few distinct values, as
+    in data with ties), the class weights are summed into that table by one ``bincount`` and
     cumulated along the values; otherwise the known values are sorted by (segment, rank) and
     their class weights cumulated per segment (:func:`_segment_cumsum`). Either way every
     segment's sums start from zero at its first value.
@@ -151,20 +159,20 @@ def _best_cuts(node, rank, y, w, n_nodes, n_values, n_classes, min_leaf):
     F, V, K = rank.shape[0], n_values, n_classes
     S = n_nodes * F
     if S * V <= 4 * rank.size:
-        # the flat index of (segment, class, value) in the table, point by point (attribute
+        # the flat index of (class, segment, value) in the table, point by point (attribute
         # by attribute: loops over the points, the long axis)
-        key = rank + (np.arange(F, dtype=np.intp) * (K * (V + 1)))[:, None]
-        key += (node * (F * K) + y) * (V + 1)
-        hist = np.bincount(key.ravel(), np.tile(w, F), S * K * (V + 1)).reshape(S, K, V + 1)
+        key = rank + (np.arange(F, dtype=np.intp) * (V + 1))[:, None]
+        key += (y * S + node * F) * (V + 1)
+        hist = np.bincount(key.ravel(), np.tile(w, F), K * S * (V + 1)).reshape(K, S, V + 1)
         cum = np.cumsum(hist[:, :, :V], axis=2)
-        present = hist[:, :, :V].sum(axis=1) > 0
+        present = hist[:, :, :V].sum(axis=0) > 0
         at = np.where(present, np.arange(V), V)  # the next present value after each value:
         nxt = np.minimum.accumulate(at[:, :0:-1], axis=1)[:, ::-1]
         nxt = np.concatenate([nxt, np.full((S, 1), V)], axis=1)
         seg, lo = np.nonzero(present & (nxt < V))
         T = cum[:, :, -1]
-        cuts = _first_best_cuts(seg, lo, nxt[seg, lo], cum[seg, :, lo], T[seg], min_leaf)
-        return (*cuts, T.sum(axis=1).reshape(n_nodes, F))
+        cuts = _first_best_cuts(seg, lo, nxt[seg, lo], cum[:, seg, lo], T[:, seg], min_leaf)
+        return (*cuts, T.sum(axis=0).reshape(n_nodes, F))
     known = rank < V
     segment = np.arange(F)[:, None] + node * F
     segment, rank = segment[known], rank[known]  # within a segment: the points' order
@@ -172,15 +180,15 @@ def _best_cuts(node, rank, y, w, n_nodes, n_values, n_classes, min_leaf):
     order = _stable_order(segment, rank)
     segment, rank, y, w = segment[order], rank[order], y[order], w[order]
     n = segment.size
-    onehot = np.zeros((n, K))
-    onehot[np.arange(n), y] = w
+    onehot = np.zeros((K, n))
+    onehot[y, np.arange(n)] = w
     starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
     lengths = np.diff(np.r_[starts, n])
     left = _segment_cumsum(onehot, starts, lengths)
-    total_at = np.repeat(starts + lengths - 1, lengths)  # the segment's last row, per row
+    total_at = np.repeat(starts + lengths - 1, lengths)  # the segment's last column
     cut = np.flatnonzero((segment[1:] == segment[:-1]) & (rank[1:] > rank[:-1]))
     cuts = _first_best_cuts(
-        segment[cut], rank[cut], rank[cut + 1], left[cut], left[total_at[cut]], min_leaf
+        segment[cut], rank[cut], rank[cut + 1], left[:, cut], left[:, total_at[cut]], min_leaf
     )
     return (*cuts, np.bincount(segment, w, S).reshape(n_nodes, F))
 

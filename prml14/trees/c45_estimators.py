@@ -11,9 +11,18 @@ with a fractional weight, so that a sample sits in several nodes of one level an
 are no longer sums over a partition. Bending the engine to that would slow and complicate every
 CART tree, forest and booster grown through it; C4.5 also chooses attributes by a rule (the
 gain ratio among attributes of above-average gain) that compares scores *across* attributes
-rather than cut by cut. Here the tree is grown node by node (a loop over nodes, attributes and
-branches; every count inside a node is vectorised over its samples) from the tagged functions
-of :mod:`prml14.trees.c45`, and ID3 is the option ``criterion="information_gain"``.
+rather than cut by cut. Here the tree has its own grower, level by level like the engine but
+on (sample, node, weight) entries, so that a point whose value was missing sits in several
+nodes of a level with its fractional weights (B.27). All nodes of a level are scored at once:
+the continuous attributes of all nodes by one table of class weights per (node, attribute,
+value) (one ``bincount``; or, for attributes with many distinct values, one stable sort and
+sums per (node, attribute) segment), their best cuts, gains (B.26) and split information
+(B.24) by segment reductions, the average-gain rule per node by row reductions. What stays a
+loop: the levels, the categorical attributes (each vectorised over the nodes; their tables
+differ in width) and, in the sort, the few segments longer than 64 values. The tree is then
+renumbered depth-first, branch 0 first, as a node-by-node recursion would number it; a test
+checks it against such a recursion written from the tagged functions of
+:mod:`prml14.trees.c45`. ID3 is the option ``criterion="information_gain"``.
 
 Choices (documented, tested): a categorical value never seen in training raises a ValueError at
 prediction (``handle_unknown="error"``) or is treated as missing (``"missing"``); a feature with
