@@ -17,7 +17,10 @@ N^v. With p_k = N_k/N:
   (:func:`fractional_weights`, (B.27)).
 
 Every function takes *weights* (class weights per branch), so the same code serves unit
-weights, ``sample_weight`` and the fractional weights of missing values.
+weights, ``sample_weight`` and the fractional weights of missing values. The private functions
+are the same formulas for many tables at once, as the level-wise grower of
+:class:`~prml14.trees.c45_estimators.C45Classifier` needs them: (B.26) over a stack of tables,
+and the best cut of every (node, attribute) segment of a level (``_best_cuts``).
 """
 
 from __future__ import annotations
