@@ -592,3 +592,18 @@ def test_the_level_wise_grower_equals_a_node_by_node_reference(case, seed):
         np.testing.assert_array_equal(kids, r[4])
     np.testing.assert_allclose(tree.weighted_n_node_samples, [r[2] for r in ref], rtol=1e-12)
     np.testing.assert_allclose(tree.value, [r[3] for r in ref], rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("short", [0, 3, 64])
+def test_segment_sums_restart_exactly_at_every_segment(short):
+    from prml14.trees.c45 import _segment_cumsum
+
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(1, 20, size=40)
+    starts = np.cumsum(lengths) - lengths
+    a = rng.uniform(0.5, 2.0, size=(3, lengths.sum())) * 1e3 ** rng.integers(0, 3, size=40).repeat(
+        lengths
+    )
+    out = _segment_cumsum(a, starts, lengths, short=short)
+    for s, n in zip(starts, lengths, strict=True):  # bit for bit, as np.cumsum of the segment
+        np.testing.assert_array_equal(out[:, s : s + n], np.cumsum(a[:, s : s + n], axis=1))
