@@ -1,12 +1,18 @@
 """C4.5/ID3 trees, absolute-error trees and reduced-error pruning: prml14 against scikit-learn,
 side by side, single-threaded.
 
-* :class:`prml14.C45Classifier` (``criterion="information_gain"``, continuous inputs) against
-  ``sklearn.tree.DecisionTreeClassifier(criterion="entropy")``, without and with 20 % of the
-  values missing (NaN: fractional weights against scikit-learn's one-side rule). C4.5 grows node
-  by node (a Python loop over nodes and attributes, vectorised inside a node), so the goal is
-  modest: within 10× of scikit-learn's compiled tree. At its defaults (gain ratio) on continuous
-  data with ties (values rounded to 0.1) the goal is at most 2× scikit-learn's entropy tree.
+* :class:`prml14.C45Classifier` at C4.5's defaults (gain ratio with the "gain at least
+  average" filter, pessimistic pruning) against
+  ``sklearn.tree.DecisionTreeClassifier(criterion="entropy")`` on continuous data with ties
+  (values rounded to 0.1), without and with 20 % of the values missing (NaN: C4.5's fractional
+  weights, a point going down every branch, against scikit-learn's one-side rule). Goal (issue
+  21): at least 0.5× scikit-learn's speed, i.e. at most 2× its time, in both rows. C4.5 grows
+  level by level, all nodes and continuous attributes of a level scored by one table of class
+  weights; with missing values the points whose value is missing sit in several nodes of a
+  level, so the work per level grows with their fractional copies (about 3 times the entries
+  of the complete data over the 8 levels here) while scikit-learn's does not. The ID3 rows
+  (``criterion="information_gain"``, continuous data without ties: many distinct values, the
+  sort-based cut search) only report.
 * ``DecisionTreeRegressor(criterion="absolute_error")`` against scikit-learn's: prml14's exact
   split search builds a wavelet matrix over the targets' ranks within their node, O(n log n_τ)
   per feature and level in numpy, and scores only the cuts that may win (bounds between every
@@ -56,28 +62,28 @@ def run(n, d, depth, repeats):
     X, y, t = data(n, d)
     rows = []
     size = f"N={n}, D={d}, depth {depth}"
-    t_ref, _ = timed(
-        lambda: SklearnClassifier(criterion="entropy", max_depth=depth).fit(X, y), repeats
-    )
-    t_ours, _ = timed(
-        lambda: C45Classifier(criterion="information_gain", max_depth=depth).fit(X, y), repeats
-    )
-    rows.append(("C4.5/ID3 fit, no missing values", size, t_ours, t_ref, 10.0))
+    Xt = np.round(X, 1)  # continuous data with ties: about 80 distinct values per feature
+    Xtm = Xt.copy()
+    Xtm[np.random.default_rng(1).random(X.shape) < 0.2] = np.nan
+    for name, A in [("", Xt), (", 20 % missing (NaN)", Xtm)]:
+        t_ref, _ = timed(
+            lambda A=A: SklearnClassifier(criterion="entropy", max_depth=depth).fit(A, y), repeats
+        )
+        t_ours, _ = timed(lambda A=A: C45Classifier(max_depth=depth).fit(A, y), repeats)
+        task = f"C45Classifier fit, continuous data with ties{name}"
+        rows.append((task, size, t_ours, t_ref, 2.0))  # >= 0.5x scikit-learn's speed
     Xm = X.copy()
     Xm[np.random.default_rng(1).random(X.shape) < 0.2] = np.nan
-    t_ref, _ = timed(
-        lambda: SklearnClassifier(criterion="entropy", max_depth=depth).fit(Xm, y), repeats
-    )
-    t_ours, _ = timed(
-        lambda: C45Classifier(criterion="information_gain", max_depth=depth).fit(Xm, y), repeats
-    )
-    rows.append(("C4.5/ID3 fit, 20 % missing (NaN)", size, t_ours, t_ref, 10.0))
-    Xt = np.round(X, 1)  # continuous data with ties: about 80 distinct values per feature
-    t_ref, _ = timed(
-        lambda: SklearnClassifier(criterion="entropy", max_depth=depth).fit(Xt, y), repeats
-    )
-    t_ours, _ = timed(lambda: C45Classifier(max_depth=depth).fit(Xt, y), repeats)
-    rows.append(("C45Classifier fit, continuous data with ties", size, t_ours, t_ref, 2.0))
+    for name, A in [("no missing values", X), ("20 % missing (NaN)", Xm)]:
+        t_ref, _ = timed(
+            lambda A=A: SklearnClassifier(criterion="entropy", max_depth=depth).fit(A, y), repeats
+        )
+        t_ours, _ = timed(
+            lambda A=A: C45Classifier(criterion="information_gain", max_depth=depth).fit(A, y),
+            repeats,
+        )
+        task = f"ID3 fit, continuous data without ties, {name}"
+        rows.append((task, size, t_ours, t_ref, None))
     t_ref, _ = timed(
         lambda: SklearnRegressor(criterion="absolute_error", max_depth=depth).fit(X, t), repeats
     )
@@ -107,7 +113,14 @@ def benchmark(quick=False):
     the reference's time, i.e. a minimum speed-up of 1 / goal)."""
     n, d, depth, repeats = (2_000, 5, 6, 1) if quick else (20_000, 10, 8, 3)
     return [
-        _row(task, size, t_ours, t_ref, min_speedup=1 / goal, note=f"goal: at most {goal:g}x")
+        _row(
+            task,
+            size,
+            t_ours,
+            t_ref,
+            min_speedup=None if goal is None else 1 / goal,
+            note="reported, no goal" if goal is None else f"goal: at most {goal:g}x",
+        )
         for task, size, t_ours, t_ref, goal in run(n, d, depth, repeats)
     ]
 
@@ -124,11 +137,9 @@ def main():
     print("|---|---|---:|---:|---:|---:|:---:|")
     for task, size, t_ours, t_ref, goal in rows:
         ratio = t_ours / t_ref
-        met = "yes" if ratio <= goal else "no"
-        print(
-            f"| {task} | {size} | {t_ours:.3f} | {t_ref:.3f} | {ratio:.1f}× | ≤ {goal:g}× "
-            f"| {met} |"
-        )
+        met = "—" if goal is None else "yes" if ratio <= goal else "no"
+        goal = "—" if goal is None else f"≤ {goal:g}×"
+        print(f"| {task} | {size} | {t_ours:.3f} | {t_ref:.3f} | {ratio:.1f}× | {goal} | {met} |")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,10 @@ N^v. With p_k = N_k/N:
   (:func:`fractional_weights`, (B.27)).
 
 Every function takes *weights* (class weights per branch), so the same code serves unit
-weights, ``sample_weight`` and the fractional weights of missing values.
+weights, ``sample_weight`` and the fractional weights of missing values. The private functions
+are the same formulas for many tables at once, as the level-wise grower of
+:class:`~prml14.trees.c45_estimators.C45Classifier` needs them: (B.26) over a stack of tables,
+and the best cut of every (node, attribute) segment of a level (``_best_cuts``).
 """
 
 from __future__ import annotations
@@ -59,14 +62,152 @@ def _entropy_bits(counts):
     return -xlogy(p, p).sum(axis=-1) / np.log(2.0) + 0.0
 
 
-def _missing_value_gain(counts, missing_weight):
-    """ρ · Gain(D̃, a) of (B.26) in bits, unchecked (``counts``: the (V, K) table of D̃)."""
-    N_v = counts.sum(axis=1)
-    known = N_v.sum()
-    if known == 0:
-        return 0.0
-    gain = _entropy_bits(counts.sum(axis=0)) - np.dot(N_v / known, _entropy_bits(counts))
-    return float(known / (known + missing_weight) * gain)
+def _table_gains(tables, missing):
+    """ρ · Gain(D̃, a) of (B.26) in bits of a stack of split tables, unchecked: ``tables`` of
+    shape (..., V, K) (the (V, K) class weights of D̃ of every split), ``missing`` of shape
+    (...) (the weight M whose value is missing); 0 where no value is known."""
+    N_v = tables.sum(axis=-1)
+    known = N_v.sum(axis=-1)
+    share = np.divide(N_v, known[..., None], out=np.zeros_like(N_v), where=known[..., None] > 0)
+    # a stack of dot products (np.dot's rounding: exactly equal gains of different attributes
+    # are told apart as by a node-by-node np.dot, so ties fall as they always did)
+    weighted = np.matmul(share[..., None, :], _entropy_bits(tables)[..., :, None])[..., 0, 0]
+    gain = _entropy_bits(tables.sum(axis=-2)) - weighted
+    rho = np.divide(known, known + missing, out=np.zeros_like(known), where=known > 0)
+    return rho * gain
+
+
+def _entropy_columns(counts):
+    """Ent in bits of every column of ``counts`` (classes along axis 0), unchecked: the sums
+    over the classes are then sums of K rows, the fast layout for many short tables."""
+    total = counts.sum(axis=0)
+    p = np.divide(counts, total, out=np.zeros_like(counts), where=total > 0)
+    return -xlogy(p, p).sum(axis=0) / np.log(2.0) + 0.0
+
+
+def _segment_cumsum(a, starts, lengths, short=64):
+    """Cumulative sums along axis 1 of ``a`` (classes along axis 0) restarted at every segment
+    (columns ``starts[s]`` to ``starts[s] + lengths[s] - 1``), unchecked.
+
+    Each segment is summed from its own first column, exactly as ``np.cumsum`` of the segment
+    alone: a running total over all segments minus its value at a segment's start would carry
+    the rounding of all earlier segments (of order 1e-16 times the level's whole weight) into
+    every small node, enough to turn a zero gain into a positive one. Segments longer than
+    ``short`` are summed one ``np.cumsum`` each (at most n/short calls); the short ones are
+    padded with zeros to the next power of two of their length and summed as the rows of one
+    block per length class (at most twice their size)."""
+    out = np.empty_like(a)
+    long = lengths > short
+    for start, length in zip(starts[long].tolist(), lengths[long].tolist(), strict=True):
+        part = slice(start, start + length)
+        np.cumsum(a[:, part], axis=1, out=out[:, part])
+    starts, lengths = starts[~long], lengths[~long]
+    length_class = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.intp)
+    for c in np.unique(length_class):
+        sel = length_class == c
+        offsets = np.arange(1 << int(c))
+        inside = offsets[None, :] < lengths[sel, None]
+        cols = (starts[sel, None] + offsets[None, :])[inside]
+        block = np.zeros((a.shape[0], *inside.shape))
+        block[:, inside] = a[:, cols]
+        out[:, cols] = np.cumsum(block, axis=2)[:, inside]
+    return out
+
+
+def _first_best_cuts(segment, lo, hi, L, T, min_leaf):
+    """Among candidate cuts (sorted by ``segment``, then by value), the cut of largest
+    information gain (B.23) of every segment that leaves at least ``min_leaf`` weight on each
+    side: the first one among equal gains (the smallest values on the left), as ``np.argmax``
+    picks it. ``lo``/``hi``: the ranks of the values either side of the cut; ``L``/``T`` of
+    shape (n_classes, n_cuts): the class weights left of the cut and in the whole segment."""
+    if segment.size == 0:
+        return segment, lo, hi, np.zeros((0, 2, L.shape[0]))
+    R = T - L
+    WL, WR, W = L.sum(axis=0), R.sum(axis=0), T.sum(axis=0)
+    first = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+    size = np.diff(np.r_[first, segment.size])
+    parent = np.repeat(_entropy_columns(T[:, first]), size)  # Ent(D̃) once per segment
+    gains = parent - (WL / W) * _entropy_columns(L) - (WR / W) * _entropy_columns(R)
+    gains[(WL < min_leaf) | (WR < min_leaf)] = -np.inf
+    best = np.repeat(np.maximum.reduceat(gains, first), size)
+    at_best = np.flatnonzero((gains == best) & (best > -np.inf))
+    first_of_segment = np.ones(at_best.size, dtype=bool)
+    first_of_segment[1:] = segment[at_best[1:]] != segment[at_best[:-1]]
+    win = at_best[first_of_segment]
+    return segment[win], lo[win], hi[win], np.stack([L[:, win].T, R[:, win].T], axis=1)
+
+
+def _best_cuts(node, rank, y, w, n_nodes, n_values, n_classes, min_leaf):
+    """The cut of largest information gain of every continuous attribute at every node of a
+    level: the cut search of C4.5 for all (node, attribute) pairs at once, unchecked.
+
+    Point i of the level sits in node ``node[i]`` with class ``y[i]`` and weight ``w[i]``;
+    ``rank[f, i]`` is the rank of its value of attribute f among that attribute's training
+    values (``n_values``: missing). A (node, attribute) pair is a segment ``node * F + f``; a
+    cut lies between two neighbouring values present in a segment. Where a table of (class,
+    segment, value) has at most four entries per point and attribute (few distinct values, as
+    in data with ties), the class weights are summed into that table by one ``bincount`` and
+    cumulated along the values; otherwise the known values are sorted by (segment, rank) and
+    their class weights cumulated per segment (:func:`_segment_cumsum`). Either way every
+    segment's sums start from zero at its first value.
+
+    Returns
+    -------
+    segments : ndarray of int
+        The segments that have a valid cut (increasing).
+    lo, hi : ndarray of int
+        The ranks of the values either side of each segment's best cut.
+    tables : ndarray of shape (n_segments_with_a_cut, 2, n_classes)
+        The class weights left and right of the best cut.
+    known : ndarray of shape (n_nodes, F)
+        The weight of the points whose value is known, per node and attribute.
+    """
+    F, V, K = rank.shape[0], n_values, n_classes
+    S = n_nodes * F
+    if S * V <= 4 * rank.size:
+        # the flat index of (class, segment, value) in the table, point by point (attribute
+        # by attribute: loops over the points, the long axis)
+        key = rank + (np.arange(F, dtype=np.intp) * (V + 1))[:, None]
+        key += (y * S + node * F) * (V + 1)
+        hist = np.bincount(key.ravel(), np.tile(w, F), K * S * (V + 1)).reshape(K, S, V + 1)
+        cum = np.cumsum(hist[:, :, :V], axis=2)
+        present = hist[:, :, :V].sum(axis=0) > 0
+        at = np.where(present, np.arange(V), V)  # the next present value after each value:
+        nxt = np.minimum.accumulate(at[:, :0:-1], axis=1)[:, ::-1]
+        nxt = np.concatenate([nxt, np.full((S, 1), V)], axis=1)
+        seg, lo = np.nonzero(present & (nxt < V))
+        T = cum[:, :, -1]
+        cuts = _first_best_cuts(seg, lo, nxt[seg, lo], cum[:, seg, lo], T[:, seg], min_leaf)
+        return (*cuts, T.sum(axis=0).reshape(n_nodes, F))
+    known = rank < V
+    segment = np.arange(F)[:, None] + node * F
+    segment, rank = segment[known], rank[known]  # within a segment: the points' order
+    y, w = np.tile(y, F)[known.ravel()], np.tile(w, F)[known.ravel()]
+    order = _stable_order(segment, rank)
+    segment, rank, y, w = segment[order], rank[order], y[order], w[order]
+    n = segment.size
+    onehot = np.zeros((K, n))
+    onehot[y, np.arange(n)] = w
+    starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+    lengths = np.diff(np.r_[starts, n])
+    left = _segment_cumsum(onehot, starts, lengths)
+    total_at = np.repeat(starts + lengths - 1, lengths)  # the segment's last column
+    cut = np.flatnonzero((segment[1:] == segment[:-1]) & (rank[1:] > rank[:-1]))
+    cuts = _first_best_cuts(
+        segment[cut], rank[cut], rank[cut + 1], left[:, cut], left[:, total_at[cut]], min_leaf
+    )
+    return (*cuts, np.bincount(segment, w, S).reshape(n_nodes, F))
+
+
+def _stable_order(major, minor):
+    """The permutation that sorts by (major, minor), ties kept in their order: two stable
+    sorts, least significant key first (numpy's radix sort when a key fits in 16 bits)."""
+
+    def small(a):
+        return a.astype(np.uint16) if a.size and a.max() < 1 << 16 else a
+
+    first = np.argsort(small(minor), kind="stable")
+    return first[np.argsort(small(major[first]), kind="stable")]
 
 
 @implements("B.22")

@@ -11,9 +11,18 @@ with a fractional weight, so that a sample sits in several nodes of one level an
 are no longer sums over a partition. Bending the engine to that would slow and complicate every
 CART tree, forest and booster grown through it; C4.5 also chooses attributes by a rule (the
 gain ratio among attributes of above-average gain) that compares scores *across* attributes
-rather than cut by cut. Here the tree is grown node by node (a loop over nodes, attributes and
-branches; every count inside a node is vectorised over its samples) from the tagged functions
-of :mod:`prml14.trees.c45`, and ID3 is the option ``criterion="information_gain"``.
+rather than cut by cut. Here the tree has its own grower, level by level like the engine but
+on (sample, node, weight) entries, so that a point whose value was missing sits in several
+nodes of a level with its fractional weights (B.27). All nodes of a level are scored at once:
+the continuous attributes of all nodes by one table of class weights per (node, attribute,
+value) (one ``bincount``; or, for attributes with many distinct values, one stable sort and
+sums per (node, attribute) segment), their best cuts, gains (B.26) and split information
+(B.24) by segment reductions, the average-gain rule per node by row reductions. What stays a
+loop: the levels, the categorical attributes (each vectorised over the nodes; their tables
+differ in width) and, in the sort, the few segments longer than 64 values. The tree is then
+renumbered depth-first, branch 0 first, as a node-by-node recursion would number it; a test
+checks it against such a recursion written from the tagged functions of
+:mod:`prml14.trees.c45`. ID3 is the option ``criterion="information_gain"``.
 
 Choices (documented, tested): a categorical value never seen in training raises a ValueError at
 prediction (``handle_unknown="error"``) or is treated as missing (``"missing"``); a feature with
@@ -43,7 +52,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .._validation import check_sample_weight
-from .c45 import _entropy_bits, _missing_value_gain, fractional_weights, gain_ratio
+from .c45 import _best_cuts, _entropy_bits, _table_gains, gain_ratio
 from .pessimistic import pessimistic_subtree
 
 __all__ = ["MultiwayTree", "C45Classifier"]
@@ -156,33 +165,32 @@ class MultiwayTree:
         )
 
 
-def _best_cut(x, y, w, K, min_leaf, values):
-    """The cut of a continuous attribute with the largest information gain on the known points
-    (x, y, w): returns (gain, (2, K) class weights, threshold) or None.
-
-    The threshold is the largest of the attribute's training ``values`` (sorted) not above the
-    midpoint of the best cut, as C4.5 reports it: it lies in [x_(i), midpoint], so the node's
-    points fall on the same sides as with the midpoint."""
-    order = np.argsort(x, kind="stable")
-    xs, ys, ws = x[order], y[order], w[order]
-    onehot = np.zeros((xs.size, K))
-    onehot[np.arange(xs.size), ys] = ws
-    left = np.cumsum(onehot, axis=0)[:-1]  # cut after position i
-    total = left[-1] + onehot[-1] if xs.size > 1 else onehot.sum(axis=0)
-    right = total - left
-    WL, WR = left.sum(axis=1), right.sum(axis=1)
-    valid = (xs[1:] > xs[:-1]) & (WL >= min_leaf) & (WR >= min_leaf)
-    if not np.any(valid):
-        return None
-    W = total.sum()
-    gains = _entropy_bits(total) - (WL / W) * _entropy_bits(left) - (WR / W) * _entropy_bits(right)
-    gains[~valid] = -np.inf
-    i = int(np.argmax(gains))
-    mid = xs[i] / 2.0 + xs[i + 1] / 2.0
-    thr = values[np.searchsorted(values, mid, side="right") - 1]
-    if thr >= xs[i + 1]:  # the midpoint rounded onto x_(i+1)
-        thr = xs[i]
-    return gains[i], np.stack([left[i], right[i]]), thr
+def _depth_first(levels, children, D):
+    """The tree of the breadth-first ``levels`` renumbered depth-first, branch 0 first (the
+    order of the node-by-node recursion, which children-after-parents code relies on)."""
+    cat = [np.concatenate(a) for a in zip(*(lv[:6] for lv in levels), strict=True)]
+    value, weight, feature, threshold, gain, iv = cat
+    fractions = [f for lv in levels for f in lv[6]]
+    depth = np.concatenate([np.full(lv[0].shape[0], lv[7]) for lv in levels])
+    order, stack = [], [0]
+    while stack:
+        t = stack.pop()
+        order.append(t)
+        stack.extend(children[t][::-1].tolist())
+    order = np.asarray(order)
+    new_id = np.empty_like(order)
+    new_id[order] = np.arange(order.size)
+    return MultiwayTree(
+        feature=feature[order].astype(np.intp),
+        threshold=threshold[order],
+        children=[new_id[children[t]].astype(np.intp) for t in order],
+        branch_fraction=[fractions[t] for t in order],
+        value=value[order],
+        weighted_n_node_samples=weight[order],
+        depth=depth[order].astype(np.intp),
+        gain=gain[order],
+        iv=iv[order],
+    )
 
 
 class C45Classifier(ClassifierMixin, BaseEstimator):
@@ -349,7 +357,9 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             hyper-parameter is outside its declared constraints (scikit-learn's
             InvalidParameterError, which is also a TypeError).
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, order="C", ensure_all_finite="allow-nan"
+        )
         check_classification_targets(y)
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
         keep = w > 0
@@ -377,111 +387,216 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.tree_ = tree
         return self
 
-    def _score_attributes(self, X, codes, y, idx, wn, K, values):
-        """Gain (B.26), IV (B.24) and the split of every attribute at one node."""
-        D = X.shape[1]
-        gains, ivs = np.full(D, np.nan), np.full(D, np.nan)
-        splits = [None] * D
+    def _score_level(self, codes, ranks, n_values, values, values_flat, y, entries, n_nodes, K):
+        """Gain (B.26), IV (B.24) and the split of every attribute at every node of a level.
+
+        ``entries`` = (sample, node, weight) of the points of the nodes to split (a point whose
+        value was missing higher up sits in several nodes, with fractional weights). The
+        continuous attributes of all nodes are scored together: one stable sort of every known
+        value by (attribute, node, value), the class weights cumulated per (attribute, node)
+        segment, the best cut of every segment by segment reductions (:func:`_best_cuts`). The
+        categorical attributes are a loop over attributes (each vectorised over the nodes): a
+        table of class weights per (node, value), whose width differs between attributes.
+        """
+        s, nd, w = entries
+        D = self.is_categorical_.size
         # compared with a relative tolerance: rounding in fractional weights must not decide
         msl = self.min_samples_leaf * (1.0 - 1e-9)
-        W = wn.sum()
-        for j in range(D):
-            x = X[idx, j]
-            known = ~np.isnan(x)
-            Wk = wn[known].sum()
-            if Wk <= 0:
-                continue
-            if self.is_categorical_[j]:
-                V = self.categories_[j].size
-                c = codes[idx[known], j]
-                table = np.bincount(c * K + y[idx[known]], wn[known], V * K).reshape(V, K)
-                Nv = table.sum(axis=1)
-                if np.count_nonzero(Nv >= msl) < 2:
-                    continue
-                thr = np.nan
-            else:
-                cut = _best_cut(x[known], y[idx[known]], wn[known], K, msl, values[j])
-                if cut is None:
-                    continue
-                table, thr = cut[1:]
-                Nv = table.sum(axis=1)
-            gains[j] = _missing_value_gain(table, max(W - Wk, 0.0))  # (B.26): ρ · Gain(D̃, a)
+        W = np.bincount(nd, w, n_nodes)
+        Wk = np.zeros((n_nodes, D))  # the weight of known values per node and attribute
+        missing = np.zeros((n_nodes, D))
+        gains, ivs = np.full((n_nodes, D), np.nan), np.full((n_nodes, D), np.nan)
+        branch_weights = [None] * D  # per attribute: (n_nodes, V) weights of known values
+        threshold = np.full((n_nodes, D), np.nan)
+
+        def record(nodes, j, tables):
+            Nv = tables.sum(axis=-1)
+            M = missing[nodes, j]
+            gains[nodes, j] = _table_gains(tables, M)  # (B.26): ρ · Gain(D̃, a)
             # (B.24), with the missing weight as one more outcome if unknown_outcome
-            ivs[j] = _entropy_bits(np.append(Nv, W - Wk) if self.unknown_outcome else Nv)
-            splits[j] = (Nv, thr)
-        return gains, ivs, splits
+            ivs[nodes, j] = _entropy_bits(np.column_stack([Nv, M]) if self.unknown_outcome else Nv)
+            return Nv
+
+        cont = np.flatnonzero(~self.is_categorical_)
+        if cont.size:
+            F = cont.size
+            segs, lo, hi, tables, known = _best_cuts(
+                nd, np.take(ranks, s, axis=1), y[s], w, n_nodes, n_values, K, msl
+            )
+            Wk[:, cont] = known
+            missing[:, cont] = np.maximum(W[:, None] - known, 0.0)
+            nodes, f = np.divmod(segs, F)
+            flat, start = values_flat
+            a, b = flat[start[f] + lo], flat[start[f] + hi]
+            # C4.5 reports the largest training value not above the midpoint: it lies in
+            # [a, midpoint], so it splits the node's points as the midpoint does
+            mid = a / 2.0 + b / 2.0
+            below = np.empty(f.size, dtype=np.intp)
+            for ff in np.unique(f):
+                sel = f == ff
+                below[sel] = np.searchsorted(values[cont[ff]], mid[sel], side="right") - 1
+            thr = flat[start[f] + below]
+            threshold[nodes, cont[f]] = np.where(thr >= b, a, thr)
+            cut_weights = np.zeros((n_nodes, D, 2))
+            cut_weights[nodes, cont[f]] = record(nodes, cont[f], tables)
+            for j in cont:
+                branch_weights[j] = cut_weights[:, j]
+        for j in np.flatnonzero(self.is_categorical_):
+            V = self.categories_[j].size
+            c = codes[s, j]
+            k = c >= 0
+            # blocks of nodes keep the (nodes, values, classes) table within 2**22 entries
+            step = max(1, (1 << 22) // (V * K))
+            for first in range(0, n_nodes, step):
+                inb = k & (nd >= first) & (nd < first + step)
+                n_b = min(step, n_nodes - first)
+                key = ((nd[inb] - first) * V + c[inb]) * K + y[s[inb]]
+                table = np.bincount(key, w[inb], n_b * V * K).reshape(n_b, V, K)
+                block = slice(first, first + n_b)
+                Wk[block, j] = table.sum(axis=(1, 2))
+                missing[block, j] = np.maximum(W[block] - Wk[block, j], 0.0)
+                valid = (np.count_nonzero(table.sum(axis=2) >= msl, axis=1) >= 2) & (
+                    Wk[block, j] > 0
+                )
+                if branch_weights[j] is None:
+                    branch_weights[j] = np.zeros((n_nodes, V))
+                nodes = first + np.flatnonzero(valid)
+                branch_weights[j][nodes] = record(nodes, j, table[valid])
+        return gains, ivs, branch_weights, threshold
 
     def _choose(self, gains, ivs, in_average):
+        """The attribute each node of a level splits on (-1: none), from its gains and IVs."""
         valid = ~np.isnan(gains)
-        cand = np.flatnonzero(valid & (np.nan_to_num(gains) > _TINY))
-        if cand.size == 0:
-            return None
+        cand = valid & (np.where(valid, gains, 0.0) > _TINY)
         if self.criterion == "information_gain":
-            return int(cand[np.argmax(gains[cand])])
-        # C4.5: the largest gain ratio among the attributes of at least average gain, the
-        # average taken over every valid split (zero gains too) but the many-valued attributes
-        average = gains[valid & in_average].mean() if np.any(valid & in_average) else 0.0
-        good = cand[(gains[cand] >= average - _TINY) & (ivs[cand] > _TINY)]
-        if good.size == 0:
-            return None
-        return int(good[np.argmax(gain_ratio(gains[good], ivs[good]))])
+            good = cand
+            score = np.where(cand, gains, -np.inf)
+        else:
+            # C4.5: the largest gain ratio among the attributes of at least average gain, the
+            # average over every valid split (zero gains too) but the many-valued attributes
+            counted = valid & in_average
+            n = counted.sum(axis=1)
+            total = np.where(counted, gains, 0.0).sum(axis=1)
+            average = np.divide(total, n, out=np.zeros_like(total), where=n > 0)
+            good = cand & (gains >= average[:, None] - _TINY) & (ivs > _TINY)
+            score = np.where(
+                good, gain_ratio(np.where(good, gains, 0.0), np.where(good, ivs, 1.0)), -np.inf
+            )
+        return np.where(good.any(axis=1), np.argmax(score, axis=1), -1)
 
     def _grow(self, X, codes, y, w, values):
-        K, D = self.classes_.size, X.shape[1]
+        """Grow the tree level by level; return it numbered depth-first, branch 0 first.
+
+        A level is a set of entries (sample, node, weight): every node's points, in the order
+        in which the node-by-node recursion would hold them (a child: its parent's points of
+        known value that take the branch, then its parent's points of missing value). Scoring
+        is vectorised over the nodes of the level (:meth:`_score_level`); what stays a loop is
+        the loop over levels, over the categorical attributes and over the length classes of
+        the segmented sums. Routing a point of missing value down every branch with its
+        fractional weight (B.27) is vectorised too: each such point is repeated once per branch
+        of its node.
+        """
+        K, (N, D) = self.classes_.size, X.shape
         in_average = np.ones(D, dtype=bool)  # Quinlan: many-valued attributes are left out
         if self.many_valued_fraction is not None:
             n_values = np.array([c.size if c is not None else 0 for c in self.categories_])
-            many = self.is_categorical_ & (n_values >= self.many_valued_fraction * X.shape[0])
+            many = self.is_categorical_ & (n_values >= self.many_valued_fraction * N)
             if not many.all():
                 in_average = ~many
         max_depth = np.inf if self.max_depth is None else self.max_depth
-        nodes = []  # feature, threshold, children, fractions, value, weight, depth, gain, iv
-        stack = [(np.arange(X.shape[0]), w, 0, None, None)]
-        while stack:
-            idx, wn, depth, parent, parent_value = stack.pop()
-            node = len(nodes)
-            if parent is not None:
-                nodes[parent[0]][2][parent[1]] = node
-            counts = np.bincount(y[idx], wn, K)
-            W = counts.sum()
-            value = counts / W if W > 0 else parent_value
-            rec = [-2, np.nan, [], np.empty(0), value, W, depth, np.full(D, np.nan), None]
-            nodes.append(rec)
-            if W <= 0 or depth >= max_depth or W < self.min_samples_split:
-                continue
-            if _entropy_bits(counts) <= _TINY:
-                continue
-            gains, ivs, splits = self._score_attributes(X, codes, y, idx, wn, K, values)
-            j = self._choose(gains, ivs, in_average)
-            rec[7], rec[8] = gains, ivs
-            if j is None:
-                continue
-            Nv, thr = splits[j]
-            x = X[idx, j]
-            missing = np.isnan(x)
-            branch = codes[idx, j] if self.is_categorical_[j] else (x > thr).astype(np.intp)
-            frac_w = fractional_weights(wn[missing], Nv)  # (B.27)
-            rec[0], rec[1], rec[3] = j, thr, Nv / Nv.sum()
-            rec[2] = [-1] * Nv.size
-            for v in range(Nv.size - 1, -1, -1):  # pushed in reverse: branch 0 is next
-                sel = ~missing & (branch == v)
-                fw = frac_w[:, v]
-                pos = fw > 0
-                child_idx = np.concatenate([idx[sel], idx[missing][pos]])
-                child_w = np.concatenate([wn[sel], fw[pos]])
-                stack.append((child_idx, child_w, depth + 1, (node, v), value))
-        gain = np.array([r[7] for r in nodes])
-        iv = np.array([r[8] if r[8] is not None else np.full(D, np.nan) for r in nodes])
-        return MultiwayTree(
-            feature=np.array([r[0] for r in nodes], dtype=np.intp),
-            threshold=np.array([r[1] for r in nodes], dtype=float),
-            children=[np.asarray(r[2], dtype=np.intp) for r in nodes],
-            branch_fraction=[r[3] for r in nodes],
-            value=np.array([r[4] for r in nodes]),
-            weighted_n_node_samples=np.array([r[5] for r in nodes]),
-            depth=np.array([r[6] for r in nodes], dtype=np.intp),
-            gain=gain,
-            iv=iv,
+        cont = np.flatnonzero(~self.is_categorical_)
+        n_values = max((values[j].size for j in cont), default=0)
+        # rank of every continuous value among the attribute's training values; n_values: NaN
+        small = np.int16 if n_values < 1 << 15 else np.int32 if n_values < 1 << 31 else np.intp
+        ranks = np.full((cont.size, N), n_values, dtype=small)  # small: fewer bytes to gather
+        sizes = np.array([values[j].size for j in cont], dtype=np.intp)
+        values_flat = (
+            np.concatenate([values[j] for j in cont]) if cont.size else None,
+            np.cumsum(sizes) - sizes,
+        )
+        for f, j in enumerate(cont):
+            known = ~np.isnan(X[:, j])
+            ranks[f, known] = np.searchsorted(values[j], X[known, j])
+        levels = []  # per level: value, weight, feature, threshold, gain, iv, fractions
+        children = []  # per node (breadth-first): its children's breadth-first ids
+        s, nd, wt = np.arange(N), np.zeros(N, dtype=np.intp), w
+        n_nodes, parent_value, depth, first_id = 1, None, 0, 0
+        while n_nodes:
+            counts = np.bincount(nd * K + y[s], wt, n_nodes * K).reshape(n_nodes, K)
+            W = counts.sum(axis=1)
+            value = np.divide(counts, W[:, None], out=np.zeros_like(counts), where=W[:, None] > 0)
+            if parent_value is not None:
+                value[W <= 0] = parent_value[W <= 0]
+            grow = (W > 0) & (depth < max_depth) & (W >= self.min_samples_split)
+            grow[grow] = _entropy_bits(counts[grow]) > _TINY
+            gains, ivs = np.full((n_nodes, D), np.nan), np.full((n_nodes, D), np.nan)
+            feature, threshold = np.full(n_nodes, -2), np.full(n_nodes, np.nan)
+            fractions = [np.empty(0)] * n_nodes
+            n_branches = np.zeros(n_nodes, dtype=np.intp)
+            act = np.flatnonzero(grow)
+            if act.size:
+                local = np.full(n_nodes, -1)
+                local[act] = np.arange(act.size)
+                keep = grow[nd]
+                entries = (s[keep], local[nd[keep]], wt[keep])
+                g, iv, Nv, thr = self._score_level(
+                    codes, ranks, n_values, values, values_flat, y, entries, act.size, K
+                )
+                gains[act], ivs[act] = g, iv
+                j = self._choose(g, iv, in_average)
+                for t in np.flatnonzero(j >= 0):
+                    b = Nv[j[t]][t]
+                    node = act[t]
+                    feature[node], threshold[node] = j[t], thr[t, j[t]]
+                    fractions[node] = b / b.sum()  # r̃_v of (B.27)
+                    n_branches[node] = b.size
+            levels.append((value, W, feature, threshold, gains, ivs, fractions, depth))
+            child_start = np.cumsum(n_branches) - n_branches
+            next_first = first_id + n_nodes
+            children.extend(
+                next_first + child_start[t] + np.arange(n_branches[t]) for t in range(n_nodes)
+            )
+            s, nd, wt = self._route(
+                X, codes, (s, nd, wt), feature, threshold, fractions, n_branches, child_start
+            )
+            parent_value = np.repeat(value, n_branches, axis=0)
+            first_id, n_nodes, depth = next_first, int(n_branches.sum()), depth + 1
+        return _depth_first(levels, children, D)
+
+    def _route(self, X, codes, entries, feature, threshold, fractions, n_branches, start):
+        """The entries of the next level: every point of a split node goes to the child of its
+        branch; a point whose value is missing goes to every child v with its weight times
+        r̃_v (B.27) (kept where that is positive). Ordered by child, then as the node-by-node
+        recursion orders a child's points: known values first, each group in the parent's
+        order."""
+        s, nd, wt = entries
+        split = feature[nd] >= 0
+        if not split.all():
+            s, nd, wt = s[split], nd[split], wt[split]
+        flat = s * X.shape[1] + feature[nd]  # X is C-contiguous
+        x = X.ravel()[flat]
+        miss = np.isnan(x)
+        branch = (x > threshold[nd]).astype(np.intp)
+        if self.is_categorical_.any():
+            cat = self.is_categorical_[feature[nd]]
+            branch[cat] = codes.ravel()[flat[cat]]
+        k = ~miss
+        child_k = start[nd[k]] + branch[k]
+        m = np.flatnonzero(miss)
+        reps = n_branches[nd[m]]
+        m = np.repeat(m, reps)
+        v = np.arange(m.size) - np.repeat(np.cumsum(reps) - reps, reps)
+        frac = np.concatenate(fractions)[start[nd[m]] + v] if m.size else np.empty(0)
+        fw = wt[m] * frac
+        pos = fw > 0
+        child = np.concatenate([child_k, start[nd[m[pos]]] + v[pos]])
+        key = 2 * child + np.repeat([0, 1], [child_k.size, child.size - child_k.size])
+        small = key.size and key.max() < 1 << 16  # numpy's radix sort for 16-bit keys
+        order = np.argsort(key.astype(np.uint16) if small else key, kind="stable")
+        return (
+            np.concatenate([s[k], s[m[pos]]])[order],
+            child[order],
+            np.concatenate([wt[k], fw[pos]])[order],
         )
 
     def _check_predict_X(self, X):
