@@ -96,6 +96,7 @@ DOCUMENTED_NON_FINITE = {
     "exponential_risk_minimiser": ("inf", "half the log-odds (14.28) is ±inf where p is 0 or 1"),
     "classifier_weight": ("inf", "α = ln((1 − ε)/ε) (14.17) is ±inf at ε = 0 and ε = 1"),
     "samme_classifier_weight": ("inf", "α of (B.8) is ±inf at ε = 0 and ε = 1"),
+    "model_posterior_path": ("inf", "ln p(h | x_1..x_n) is −inf for a model of prior 0"),
     "out_of_bag_prediction": (
         "nan",
         "NaN marks a point that no member left out: it has no out-of-bag prediction",

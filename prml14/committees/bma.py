@@ -365,7 +365,7 @@ def model_posterior_path(log_point_densities, prior=None):
     Returns
     -------
     ndarray of shape (n_samples, n_models)
-        Row n − 1 holds ln p(h | x_1, ..., x_n).
+        Row n − 1 holds ln p(h | x_1, ..., x_n) (−inf for a model whose prior is 0).
 
     Raises
     ------
