@@ -379,14 +379,12 @@ def _grow_drawn(
         if pf.size == 0:
             break
         pstart = np.concatenate([[0], np.cumsum(plen)[:-1]])
-        pair = np.repeat(np.arange(pf.size), plen)
-        n_left = np.arange(pair.size) - pstart[pair] + 1
+        n_left = np.arange(1, o.size + 1) - np.repeat(pstart, plen)
         best_pair, best_off = _best_drawn_cuts(
             o,
             x,
             pf,
             ps,
-            pair,
             pstart,
             plen,
             n_left,
@@ -411,11 +409,10 @@ def _grow_drawn(
         # the chosen pairs' samples, node after node: each node's left then right child
         sel_len = plen[bp]
         sel_start = np.concatenate([[0], np.cumsum(sel_len)[:-1]])
-        sel_pair = np.repeat(bp, sel_len)
-        sel = pstart[sel_pair] + np.arange(sel_len.sum()) - np.repeat(sel_start, sel_len)
-        o_sel = o[sel]
+        sel = np.repeat(pstart[bp] - sel_start, sel_len) + np.arange(sel_len.sum())
+        o_sel = np.take(o, sel)
         bounds = np.column_stack([sel_start, sel_start + cntL]).ravel()
-        LR = np.add.reduceat(stats[:, o_sel], bounds, axis=1)
+        LR = np.add.reduceat(np.take(stats, o_sel, axis=1), bounds, axis=1)
         L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
         cntR = sel_len - cntL
         do_split = _decide(
@@ -451,7 +448,7 @@ def _grow_drawn(
         new_len = child_cnt[keep]
         new_start = np.concatenate([[0], np.cumsum(new_len)[:-1]])
         take = np.repeat(child_start[keep] - new_start, new_len) + np.arange(new_len.sum())
-        samples = o_sel[take]
+        samples = np.take(o_sel, take)
         seg_node, seg_start, seg_len = cids[keep], new_start, new_len
         seg_imp, seg_W = cimp[keep], cW[keep]
         depth += 1
@@ -500,16 +497,18 @@ def _sorted_pairs(pf, ps, samples, seg_start, seg_len, rank, order_flat, xs_flat
     presorted order); the rank breaks ties between equal values as the presorted order does."""
     N, D = rank.shape
     plen = seg_len[ps]
-    pair = np.repeat(np.arange(pf.size), plen)
     start = np.concatenate([[0], np.cumsum(plen)[:-1]])
-    member = samples[np.arange(pair.size) + (seg_start[ps] - start)[pair]]
+    place = np.repeat(seg_start[ps] - start, plen) + np.arange(plen.sum())
+    member = np.take(samples, place).astype(np.intp, copy=False)
     dtype = np.int32 if pf.size * N < 2**31 else np.int64  # (a faster sort)
-    key = np.arange(pf.size, dtype=dtype)[pair] * dtype(N)
-    key += rank.ravel()[member * D + pf[pair]]
+    key = np.repeat(np.arange(0, pf.size * N, N, dtype=dtype), plen)
+    member *= D
+    member += np.repeat(pf, plen)
+    key += np.take(rank, member)
     key.sort()
     flat = key.astype(np.intp)
-    flat += ((pf - np.arange(pf.size)) * N)[pair]  # pf N + rank
-    return order_flat[flat], xs_flat[flat], plen
+    flat += np.repeat((pf - np.arange(pf.size)) * N, plen)  # pf N + rank
+    return np.take(order_flat, flat), np.take(xs_flat, flat), plen
 
 
 def _best_drawn_cuts(
@@ -517,7 +516,6 @@ def _best_drawn_cuts(
     x,
     pf,
     ps,
-    pair,
     pstart,
     plen,
     n_left,
@@ -539,12 +537,12 @@ def _best_drawn_cuts(
 
     The drawn (feature ``pf``, node ``ps``) pairs lie one after the other in one flat run:
     ``o`` the samples and ``x`` the values of each pair in increasing order (pair p from
-    ``pstart[p]``, ``plen[p]`` samples; ``pair`` and ``n_left`` give each position's pair and
-    its 1-based place in it). Returns the chosen pair of every node (−1: no valid cut) and the
+    ``pstart[p]``, ``plen[p]`` samples; ``n_left`` gives each position's 1-based place in its
+    pair). Returns the chosen pair of every node (−1: no valid cut) and the
     place (0-based) of the last sample left of its cut; ties (scores within rounding of the
     best) go to the lowest feature, then the lowest cut.
     """
-    n_right = plen[pair] - n_left
+    n_right = np.repeat(plen, plen) - n_left
     G = np.take(chan, o, axis=1)  # (C, m)
     ptot = np.add.reduceat(G, pstart, axis=1)  # (C, P)
     first = None if exact_sums else G[:, pstart]
@@ -571,8 +569,8 @@ def _best_drawn_cuts(
     if positive is not None:
         p = positive[o]
         pos_left = np.cumsum(p)
-        pos_left -= (pos_left[pstart] - p[pstart])[pair]
-        invalid |= (pos_left == 0) | (pos_left == pos_left[pstart + plen - 1][pair])
+        pos_left -= np.repeat(pos_left[pstart] - p[pstart], plen)
+        invalid |= (pos_left == 0) | (pos_left == np.repeat(pos_left[pstart + plen - 1], plen))
     if mwl > 0:
         invalid |= (WL < mwl) | (WR < mwl)
     np.copyto(proxy, -np.inf, where=invalid)
@@ -582,7 +580,7 @@ def _best_drawn_cuts(
     tie = _near_best(top, node_cost, seg_len)
     best_f = np.argmax(seg_best >= tie, axis=0)
     chosen = np.flatnonzero((pf == best_f[ps]) & np.isfinite(top[ps]))  # one pair per node
-    hit = proxy >= tie[ps][pair]
+    hit = proxy >= np.repeat(tie[ps], plen)
     place = np.minimum.reduceat(np.where(hit, n_left - 1, x.size), pstart)
     best_pair = np.full(S, -1)
     best_pair[ps[chosen]] = chosen

@@ -144,7 +144,12 @@ def cross_entropy_impurity(p):
     ndarray of shape (...)
         Q_τ of every region, in nats.
     """
-    return -_xlogx(_check_proportions(p)).sum(axis=-1)
+    return _entropy(_check_proportions(p))
+
+
+def _entropy(p):
+    """(14.32) of checked proportions (the criteria call it on every level of a tree)."""
+    return -_xlogx(p).sum(axis=-1)
 
 
 @implements("14.33")
@@ -161,7 +166,11 @@ def gini_impurity(p):
     ndarray of shape (...)
         Q_τ of every region.
     """
-    p = _check_proportions(p)
+    return _gini(_check_proportions(p))
+
+
+def _gini(p):
+    """(14.33) of checked proportions (the criteria call it on every level of a tree)."""
     return np.sum(p * (1.0 - p), axis=-1)
 
 
@@ -178,7 +187,11 @@ def misclassification_impurity(p):
     ndarray of shape (...)
         The misclassification rate of every region.
     """
-    p = _check_proportions(p)
+    return _misclassification(_check_proportions(p))
+
+
+def _misclassification(p):
+    """1 − max_k p_k of checked proportions (the criteria call it on every level)."""
     return 1.0 - p.max(axis=-1)
 
 
