@@ -415,7 +415,7 @@ def _grow_drawn(
         LR = np.add.reduceat(np.take(stats, o_sel, axis=1), bounds, axis=1)
         L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
         cntR = sel_len - cntL
-        do_split = _decide(
+        do_split, imp_l, imp_r, w_l, w_r = _decide(
             crit,
             L_sums,
             R_sums,
@@ -425,6 +425,7 @@ def _grow_drawn(
             np.ones(fs.size, dtype=bool),
             min_impurity_decrease,
             sel_len,
+            children=True,
         )
         if not np.any(do_split):
             break
@@ -437,6 +438,8 @@ def _grow_drawn(
             np.concatenate([L_sums[:, sp], R_sums[:, sp]], axis=1),
             np.concatenate([cntL[sp], cntR[sp]]),
             depth + 1,
+            impurity=np.concatenate([imp_l[sp], imp_r[sp]]),
+            W=np.concatenate([w_l[sp], w_r[sp]]),
         )
         if not np.any(csplit):
             break
@@ -483,8 +486,7 @@ def _draw_and_sort(samples, seg_start, seg_len, rank, order_flat, xs_flat, k, rn
         end = np.cumsum(plen)
         constant = x[end - 1] == x[end - plen]
         nxt[active] += cnt
-        need[active] = 0
-        np.add.at(need, ps[constant], 1)
+        need = np.bincount(ps[constant], minlength=S)  # replacements still to draw
         active = active[(need[active] > 0) & (nxt[active] < D)]
     if len(runs) == 1:
         return runs[0]
@@ -542,7 +544,7 @@ def _best_drawn_cuts(
     place (0-based) of the last sample left of its cut; ties (scores within rounding of the
     best) go to the lowest feature, then the lowest cut.
     """
-    n_right = np.repeat(plen, plen) - n_left
+    n_right = np.repeat(plen, plen) - n_left if unit_weight is not None or msl > 1 else None
     G = np.take(chan, o, axis=1)  # (C, m)
     ptot = np.add.reduceat(G, pstart, axis=1)  # (C, P)
     first = None if exact_sums else G[:, pstart]
@@ -580,8 +582,15 @@ def _best_drawn_cuts(
     tie = _near_best(top, node_cost, seg_len)
     best_f = np.argmax(seg_best >= tie, axis=0)
     chosen = np.flatnonzero((pf == best_f[ps]) & np.isfinite(top[ps]))  # one pair per node
-    hit = proxy >= np.repeat(tie[ps], plen)
-    place = np.minimum.reduceat(np.where(hit, n_left - 1, x.size), pstart)
-    best_pair = np.full(S, -1)
+    best_pair, best_place = np.full(S, -1), np.zeros(S, dtype=np.intp)
+    if chosen.size == 0:
+        return best_pair, best_place
+    # the first cut of each chosen pair that ties with the best
+    clen = plen[chosen]
+    cstart = np.concatenate([[0], np.cumsum(clen)[:-1]])
+    at = np.repeat(pstart[chosen] - cstart, clen) + np.arange(clen.sum())
+    hit = np.take(proxy, at) >= np.repeat(tie[ps[chosen]], clen)
+    first_hit = np.minimum.reduceat(np.where(hit, at, x.size), cstart)
     best_pair[ps[chosen]] = chosen
-    return best_pair, place[best_pair]
+    best_place[ps[chosen]] = first_hit - pstart[chosen]
+    return best_pair, best_place
