@@ -292,6 +292,32 @@ def test_oob_warns_when_a_point_is_never_out_of_bag(regression):
     assert np.isnan(bag.oob_prediction_).any() and np.isfinite(bag.oob_score_)
 
 
+@pytest.mark.parametrize("n_jobs, runs", [(None, [7]), (2, [4, 3]), (3, [2, 3, 2])])
+def test_one_task_per_worker_each_a_run_of_consecutive_members(monkeypatch, n_jobs, runs):
+    # the members are sent to the workers in n_jobs runs (fewer, larger tasks), and the
+    # ensemble keeps their order
+    import joblib
+
+    import prml14.committees.bagging_estimators as bagging
+
+    seen = []
+
+    def spy(estimators, X, y, indices, *args):
+        seen.append([row[0] for row in indices])
+        return fit_members(estimators, X, y, indices, *args)
+
+    fit_members = bagging._fit_members
+    monkeypatch.setattr(bagging, "_fit_members", spy)
+    X, y = make_friedman1(n_samples=40, random_state=0)
+    with joblib.parallel_config(backend="threading"):
+        bag = BaggingRegressor(n_estimators=7, n_jobs=n_jobs, random_state=0).fit(X, y)
+    assert sorted(len(run) for run in seen) == sorted(runs)
+    first = [s[0] for s in bag.estimators_samples_]
+    assert sorted(seen) == sorted(
+        first[a : a + n] for a, n in zip(np.cumsum([0] + runs[:-1]), runs, strict=True)
+    )
+
+
 @pytest.mark.parametrize("Est", [BaggingRegressor, BaggingClassifier])
 def test_same_random_state_gives_identical_ensembles_whatever_n_jobs(Est):
     X, y = make_classification(n_samples=120, random_state=0)

@@ -526,3 +526,33 @@ def test_sqrt_forest_matches_scikit_learns_accuracy_over_seeds():
         diffs.append(ours - sk)
     diffs = np.array(diffs)
     assert abs(diffs.mean()) <= 3 * diffs.std(ddof=1) / np.sqrt(len(diffs)) + 1e-3
+
+
+@pytest.mark.parametrize(
+    "max_features, classifier_digest, regressor_digest",
+    [
+        ("sqrt", "89b0bdcb09b25ec7", "1992be480ab275c1"),
+        (1.0, "2339b3875d81de0d", "b1966bb94f822cc5"),
+    ],
+)
+def test_fixed_seed_forests_keep_their_trees(max_features, classifier_digest, regressor_digest):
+    # the structure (children, features, thresholds) of fixed-seed forests, recorded before the
+    # per-node sort of the drawn features replaced the partitioned orders: a speed-up must not
+    # change a tree; a change of the draws on purpose re-records these digests (and the pages)
+    import hashlib
+
+    X, t = make_friedman1(n_samples=300, n_features=9, noise=1.0, random_state=0)
+    X = np.round(X, 2)  # ties
+    y = (t > np.median(t)).astype(int) + (t > np.quantile(t, 0.8))
+
+    def digest(forest):
+        h = hashlib.sha256()
+        for est in forest.estimators_:
+            tr = est.tree_
+            for a in (tr.children_left, tr.children_right, tr.feature, tr.threshold):
+                h.update(np.ascontiguousarray(a, dtype=np.float64).tobytes())
+        return h.hexdigest()[:16]
+
+    kw = {"max_features": max_features, "random_state": 0}
+    assert digest(RandomForestClassifier(6, **kw).fit(X, y)) == classifier_digest
+    assert digest(RandomForestRegressor(6, **kw).fit(X, t)) == regressor_digest

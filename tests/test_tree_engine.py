@@ -427,34 +427,58 @@ def test_sorted_features_unsorted_is_x():
     np.testing.assert_array_equal(sort_features(X).unsorted(), X)
 
 
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("msl", [1, 3])
-@pytest.mark.parametrize("criterion", [Gini(3), SquaredError()])
-def test_scoring_only_the_drawn_features_finds_the_cuts_of_scoring_all(seed, msl, criterion):
-    # oracle: every feature scored, then the undrawn ones masked out
-    from prml14.trees.exact import _best_cuts, _best_drawn_cuts
+def _identical_trees(a, b):
+    for name in (
+        "children_left",
+        "children_right",
+        "feature",
+        "threshold",
+        "value",
+        "impurity",
+        "n_node_samples",
+        "weighted_n_node_samples",
+    ):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("weights", ["unit", "counts", "real"])
+@pytest.mark.parametrize(
+    "criterion, params",
+    [
+        (Gini(3), {}),
+        (Gini(3), {"min_samples_leaf": 3, "max_features": 1}),
+        (Entropy(3), {"min_weight_leaf": 4.0}),
+        (SquaredError(), {}),
+        (SquaredError(), {"min_samples_leaf": 2, "max_features": 4}),
+        (SecondOrder(1.0, 0.0), {"min_weight_leaf": 2.0}),
+    ],
+)
+def test_sorting_the_drawn_features_per_node_grows_the_tree_of_partitioned_orders(
+    monkeypatch, seed, weights, criterion, params
+):
+    # oracle: all D presorted orders re-partitioned at every level, every feature scored and
+    # the undrawn ones masked out (the loop that sample-based criteria still use); both draw
+    # from the same keys, so the trees must be identical, bit for bit
+    import prml14.trees.exact as exact
 
     rng = np.random.default_rng(seed)
-    N, D, S = 60, 5, 4
-    X = rng.integers(0, 6, size=(N, D)).astype(float)  # ties inside the nodes
-    t = rng.integers(0, 3, size=N)
-    target = t * 1.0 if isinstance(criterion, SquaredError) else t
-    stats = np.ascontiguousarray(criterion.statistics(target, np.ones(N)).T)
-    # four nodes, each a contiguous segment of every feature's order
-    node = np.sort(rng.integers(0, S, size=N))
-    order = np.stack([np.lexsort((X[:, j], node)) for j in range(D)]).astype(np.int32)
-    xs = np.take_along_axis(np.ascontiguousarray(X.T), order, axis=1)
-    seg_len = np.bincount(node, minlength=S)
-    seg_start = np.concatenate([[0], np.cumsum(seg_len)[:-1]])
-    drawn = rng.random((D, S)) < 0.5
-    n_score = len(criterion.score_channels)
-    chan = stats[list(criterion.score_channels)]
-    wc = criterion.weight_channel
-    common = (drawn, order, xs, chan, criterion, seg_start, seg_len, np.ones(S), n_score)
-    common += (1.0, wc, True, None, msl, 0.0)  # unit weights, exact sums
-    f_all, p_all = _best_cuts(*common, stats, False)
-    f_drawn, p_drawn = _best_drawn_cuts(*common)
-    found = p_all < N
-    np.testing.assert_array_equal(p_drawn < N, found)
-    np.testing.assert_array_equal(f_drawn[found], f_all[found])
-    np.testing.assert_array_equal(p_drawn[found], p_all[found])
+    N, D = 300, 7
+    X = rng.integers(0, 12, size=(N, D)) / 4.0  # ties inside the nodes, constant features
+    X[: N // 2, 3] = 1.0  # a feature constant in many nodes
+    t = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=N)) > 3
+    t = t.astype(int) + (X[:, 4] > 2)
+    w = {
+        "unit": np.ones(N),
+        "counts": rng.integers(1, 5, size=N) / 4.0,  # a bootstrap's counts, scaled
+        "real": rng.uniform(0.1, 2.0, size=N),
+    }[weights]
+    if isinstance(criterion, SecondOrder):
+        stats = criterion.statistics(-(t - 1.0) * w, w)
+    else:
+        stats = criterion.statistics(t * 1.0 if isinstance(criterion, SquaredError) else t, w)
+    kwargs = {"max_features": 2, "random_state": seed, **params}
+    tree = grow_tree(X, stats, criterion, **kwargs)
+    monkeypatch.setattr(exact, "_sorts_drawn_features", lambda *args: False)
+    _identical_trees(tree, grow_tree(X, stats, criterion, **kwargs))
+    assert tree.node_count > 20

@@ -17,6 +17,7 @@ import warnings
 from numbers import Integral
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.base import (
     BaseEstimator,
     ClassifierMixin,
@@ -63,6 +64,17 @@ def _fit_member(estimator, X, y, indices, sample_weight, seed, use_counts, featu
     else:
         estimator.fit(X[indices], y[indices])
     return estimator
+
+
+def _fit_members(estimators, X, y, indices, sample_weights, seeds, use_counts, features):
+    """Fit a run of members one after the other (one parallel task): :func:`_fit_member` of
+    each, with its own sample, weights, seed and columns."""
+    return [
+        _fit_member(est, X, y, idx, w, seed, use_counts, f)
+        for est, idx, w, seed, f in zip(
+            estimators, indices, sample_weights, seeds, features, strict=True
+        )
+    ]
 
 
 class _BaseBagging(BaseEstimator):
@@ -168,20 +180,25 @@ class _BaseBagging(BaseEstimator):
         if sample_weight is not None:
             indices = self._redraw_weightless(indices, sample_weight, rng)
         # processes (joblib's default backend, loky): a member's many small numpy calls hold
-        # the GIL; joblib.parallel_config(backend=...) picks threads, Dask or Ray instead
-        new = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_member)(
-                clone(self.estimator_),
+        # the GIL; joblib.parallel_config(backend=...) picks threads, Dask or Ray instead.
+        # One task per worker, each a run of consecutive members: y and the weights are sent
+        # once per worker and X once in all (loky memory-maps it)
+        n_tasks = min(len(seeds), effective_n_jobs(self.n_jobs))
+        cuts = np.linspace(0, len(seeds), n_tasks + 1).round().astype(int)
+        batches = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fit_members)(
+                [clone(self.estimator_) for _ in range(a, b)],
                 X,
                 y,
-                indices[m],
-                self._member_weight(sample_weight, y, indices[m]),
-                seeds[m],
+                indices[a:b],
+                [self._member_weight(sample_weight, y, indices[m]) for m in range(a, b)],
+                seeds[a:b],
                 use_counts,
-                features[m],
+                features[a:b],
             )
-            for m in range(len(seeds))
+            for a, b in zip(cuts[:-1], cuts[1:], strict=True)
         )
+        new = [member for batch in batches for member in batch]
         if not warm:
             self.estimators_, self.estimators_samples_, self.estimators_features_ = [], [], []
         self.estimators_ += new  # the old members stay the very same objects

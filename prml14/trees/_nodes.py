@@ -28,21 +28,24 @@ class _Recorder:
         self.leaf = None  # the leaf of every training sample, if the split finder records it
         self._leaf_sums = None  # (leaf ids, their sums) that replace the recorded ones
 
-    def add_nodes(self, sums, counts, depth, rounding_counts=None):
+    def add_nodes(self, sums, counts, depth, rounding_counts=None, impurity=None, W=None):
         """Append nodes with the summed statistics ``sums`` (n_stats, m) and sample ``counts``.
 
         ``rounding_counts``: the number of samples whose rounding the sums carry, if more than
         ``counts`` (a child's sums taken as its parent's minus its sibling's carry the
-        parent's). Returns their ids, which of them may be split, their impurities and their
-        weights.
+        parent's). ``impurity`` and ``W``: the nodes' impurities and weights, if already
+        computed from ``sums``. Returns their ids, which of them may be split, their
+        impurities and their weights.
         """
         crit = self.criterion
         if rounding_counts is None:
             rounding_counts = counts
         ids = np.arange(self._n, self._n + counts.size)
         self._n += counts.size
-        W = crit.node_weight(sums)
-        impurity = crit.node_impurity(sums)
+        if W is None:
+            W = crit.node_weight(sums)
+        if impurity is None:
+            impurity = crit.node_impurity(sums)
         self._nodes.append(
             (crit.node_value(sums), impurity, counts, W, np.full(counts.size, depth))
         )
@@ -56,11 +59,23 @@ class _Recorder:
         return ids, splittable, impurity, W
 
     def add_children(
-        self, parents, features, thresholds, sums_lr, counts_lr, depth, rounding_counts=None
+        self,
+        parents,
+        features,
+        thresholds,
+        sums_lr,
+        counts_lr,
+        depth,
+        rounding_counts=None,
+        impurity=None,
+        W=None,
     ):
-        """Record the cuts of ``parents`` and append their children (all left ids, then right)."""
+        """Record the cuts of ``parents`` and append their children (all left ids, then right);
+        ``impurity`` and ``W`` as in :meth:`add_nodes`."""
         k = parents.size
-        ids, splittable, impurity, W = self.add_nodes(sums_lr, counts_lr, depth, rounding_counts)
+        ids, splittable, impurity, W = self.add_nodes(
+            sums_lr, counts_lr, depth, rounding_counts, impurity, W
+        )
         self._splits.append((parents, ids[:k], ids[k:], features, thresholds))
         return ids, splittable, impurity, W
 
@@ -126,15 +141,26 @@ def _draw_before(nonconstant, n_features_split, rng):
 
 
 def _decide(
-    criterion, L_sums, R_sums, seg_imp, seg_W, W_root, found, min_impurity_decrease, counts
+    criterion,
+    L_sums,
+    R_sums,
+    seg_imp,
+    seg_W,
+    W_root,
+    found,
+    min_impurity_decrease,
+    counts,
+    children=False,
 ):
     """Which found cuts are made: the weighted impurity decrease
     (N_τ/N)(Q_τ − (N_L/N_τ) Q_L − (N_R/N_τ) Q_R) must reach ``min_impurity_decrease``
     (scikit-learn's rule), the decrease of N_τ Q_τ must exceed the rounding floor of the
     node's sums (``criterion.rounding_scale``; ``counts``: the samples of each node) and the
-    criterion must accept the decrease."""
+    criterion must accept the decrease. With ``children`` (and every cut found), also the
+    impurities and weights of the left and the right children."""
     do_split = found.copy()
     f = np.flatnonzero(found)
+    imp_l = imp_r = w_l = w_r = None
     if f.size:
         L, R = L_sums[:, f], R_sums[:, f]
         imp_l, imp_r = criterion.node_impurity(L), criterion.node_impurity(R)
@@ -148,7 +174,7 @@ def _decide(
             & ((floor == 0) | (decrease > floor))
             & criterion.accept_split(decrease)
         )
-    return do_split
+    return (do_split, imp_l, imp_r, w_l, w_r) if children else do_split
 
 
 def _near_best(top, node_cost, counts):

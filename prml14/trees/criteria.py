@@ -33,6 +33,9 @@ import numpy as np
 
 from .absolute import segment_statistics, split_costs
 from .impurities import (
+    _entropy,
+    _gini,
+    _misclassification,
     _second_order_leaf_value,
     _sum_of_squares_from_sums,
     _xlogx,
@@ -351,7 +354,7 @@ class _ClassCriterion(_Criterion):
         ndarray of shape (n_nodes,)
             Q_τ of each node.
         """
-        return self.impurity(self.node_value(sums))
+        return self._impurity(self.node_value(sums))  # (proportions by construction)
 
 
 class Gini(_ClassCriterion):
@@ -367,9 +370,10 @@ class Gini(_ClassCriterion):
 
     name = "gini"
     impurity = staticmethod(gini_impurity)
+    _impurity = staticmethod(_gini)
 
     def split_score(self, left, right, n_left, n_right):
-        """Σ_k L_k²/N_L + Σ_k R_k²/N_R for every candidate cut.
+        """Σ_k L_k²/N_L + Σ_k R_k²/N_R for every candidate cut (may overwrite ``left``, ``right``).
 
         Parameters
         ----------
@@ -383,7 +387,12 @@ class Gini(_ClassCriterion):
         ndarray
             The score of every cut: larger is better.
         """
-        return np.sum(left * left, axis=0) / n_left + np.sum(right * right, axis=0) / n_right
+        score = np.sum(np.square(left, out=left), axis=0)
+        score /= n_left
+        r = np.sum(np.square(right, out=right), axis=0)
+        r /= n_right
+        score += r
+        return score
 
 
 class Entropy(_ClassCriterion):
@@ -400,6 +409,7 @@ class Entropy(_ClassCriterion):
 
     name = "entropy"
     impurity = staticmethod(cross_entropy_impurity)
+    _impurity = staticmethod(_entropy)
 
     def split_score(self, left, right, n_left, n_right):
         """−(N_L Q_L + N_R Q_R) for every candidate cut.
@@ -437,6 +447,7 @@ class Misclassification(_ClassCriterion):
 
     name = "misclassification"
     impurity = staticmethod(misclassification_impurity)
+    _impurity = staticmethod(_misclassification)
 
     def split_score(self, left, right, n_left, n_right):
         """max_k L_k + max_k R_k for every candidate cut.

@@ -6,8 +6,10 @@ sorted orders (one cumulative sum per statistic and feature); the best cuts are 
 orders are stably re-partitioned, so that every child is again a contiguous segment. Samples
 that reach a leaf leave the working arrays, so deep levels are cheap. Thresholds are midpoints
 between consecutive distinct values; ``x <= threshold`` goes left. With ``max_features`` = k < D
-the k features of every node are drawn first and only they are scored (k/D of the running sums);
-the re-partition still moves the orders of all D features.
+the k features of every node are drawn first and the D orders are not kept: each level sorts
+only the drawn features of each node, all (feature, node) pairs in one sort of integer keys
+(pair, rank in the presorted order), so a level costs O(k n log n) rather than O(D n); the
+ranks order equal values as the presorted orders do, so the trees are the same.
 """
 
 from __future__ import annotations
@@ -102,6 +104,13 @@ def sort_features(X):
     return SortedFeatures(order, np.take_along_axis(XT, order, axis=1))
 
 
+def _sorts_drawn_features(criterion, n_features_split, n_features):
+    """Whether the level loop sorts the k drawn features of each node (:func:`_grow_drawn`)
+    rather than keeping all D presorted orders partitioned: when k < D, for the criteria that
+    score cuts from running sums (a sample-based criterion reads the partitioned orders)."""
+    return n_features_split < n_features and not getattr(criterion, "sample_based", False)
+
+
 def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_features_split, rng):
     """Grow a tree on X (N, D) from the statistics ``stats`` (n_stats, N) into ``recorder``.
 
@@ -132,15 +141,31 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
     n_score = len(score_ch)
     scan = score_ch if (wc is None or unit_weight is not None) else score_ch + [wc]
     chan = stats[scan]
-    # integer statistics (class counts of unit or integer weights) are summed exactly: their
-    # running sums carry no rounding residue from one node to the next
-    exact_sums = np.array_equal(chan, np.rint(chan)) and np.abs(chan).sum() < 2.0**53
+    # statistics that are integers times 2^-10 (class counts of integer weights, such as a
+    # bootstrap's draw counts, divided by the power of two the estimators scale weights by)
+    # are summed exactly: their running sums carry no rounding residue from node to node
+    fine = chan * 1024.0
+    exact_sums = np.array_equal(fine, np.rint(fine)) and np.abs(fine).sum() < 2.0**53
     # rows of zero weight still sit between thresholds, but a child made only of them has no
     # value (0/0): with such rows, count the positive-weight rows on each side, exactly
     w_all = crit.node_weight(stats)
     positive = (w_all > 0).astype(np.int32) if np.any(w_all <= 0) else None
     seg_node, seg_start, seg_len = ids[splittable], np.array([0]), np.array([N])
     seg_imp, seg_W = imp[splittable], W[splittable]
+    if _sorts_drawn_features(crit, n_features_split, D):
+        _grow_drawn(
+            order,
+            xs,
+            stats,
+            chan,
+            recorder,
+            (seg_node, seg_imp, seg_W, W_root),
+            (n_score, unit_weight, wc, exact_sums, positive),
+            min_impurity_decrease,
+            n_features_split,
+            rng,
+        )
+        return
     depth = 0
     while seg_node.size:
         n = order.shape[1]
@@ -150,46 +175,27 @@ def _grow_exact(X, stats, recorder, unit_weight, min_impurity_decrease, n_featur
         seg_end = seg_start + seg_len
 
         drawn = None
-        if n_features_split < D:  # draw k features per node among those not constant there
+        if n_features_split < D:  # (sample-based criteria) draw k features per node
             drawn = _draw_before(xs[:, seg_end - 1] > xs[:, seg_start], n_features_split, rng)
-        if drawn is not None and not sample_based:  # score the drawn features only
-            best_f, best_pos = _best_drawn_cuts(
-                drawn,
-                order,
-                xs,
-                chan,
-                crit,
-                seg_start,
-                seg_len,
-                seg_imp * seg_W,
-                n_score,
-                unit_weight,
-                wc,
-                exact_sums,
-                positive,
-                msl,
-                mwl,
-            )
-        else:
-            best_f, best_pos = _best_cuts(
-                drawn,
-                order,
-                xs,
-                chan,
-                crit,
-                seg_start,
-                seg_len,
-                seg_imp * seg_W,
-                n_score,
-                unit_weight,
-                wc,
-                exact_sums,
-                positive,
-                msl,
-                mwl,
-                stats,
-                sample_based,
-            )
+        best_f, best_pos = _best_cuts(
+            drawn,
+            order,
+            xs,
+            chan,
+            crit,
+            seg_start,
+            seg_len,
+            seg_imp * seg_W,
+            n_score,
+            unit_weight,
+            wc,
+            exact_sums,
+            positive,
+            msl,
+            mwl,
+            stats,
+            sample_based,
+        )
         row = best_f[seg_id]
         found = best_pos < n
         # children statistics, summed locally in the chosen feature's order
@@ -346,15 +352,187 @@ def _best_cuts(
     return best_f, np.minimum.reduceat(np.where(hit, pos, n), seg_start)
 
 
+def _grow_drawn(
+    order, xs, stats, chan, recorder, root, sums, min_impurity_decrease, n_features_split, rng
+):
+    """The level loop of :func:`_grow_exact` when k < D features are drawn per node.
+
+    The presorted orders of all D features are not carried from level to level. The samples
+    of each node are kept (in no particular order), and at every level only the k drawn
+    features of each node are sorted: one sort of the keys (pair, rank of the value in the
+    presorted order), for all drawn (feature, node) pairs of the level at once. The rank
+    breaks ties between equal values as the presorted order does, so every pair's samples
+    come out in the order that re-partitioning the presorted orders gives them: the same
+    running sums, cuts and trees, at O(k n log n) instead of O(D n) per level.
+    """
+    crit = recorder.criterion
+    msl, mwl = recorder.min_samples_leaf, recorder.min_weight_leaf
+    seg_node, seg_imp, seg_W, W_root = root
+    n_score, unit_weight, wc, exact_sums, positive = sums
+    D, N = order.shape
+    # rank[s, j]: the position of sample s in feature j's presorted order
+    rank = np.empty((N, D), dtype=order.dtype)
+    rank[order, np.arange(D)[:, None]] = np.arange(N, dtype=order.dtype)
+    order_flat, xs_flat = order.ravel(), xs.ravel()
+    samples = np.arange(N)  # the samples of the nodes to split, node after node
+    seg_start, seg_len = np.array([0]), np.array([N])
+    depth = 0
+    while seg_node.size:
+        S = seg_node.size
+        pf, ps, o, x, plen = _draw_and_sort(
+            samples, seg_start, seg_len, rank, order_flat, xs_flat, n_features_split, rng
+        )
+        if pf.size == 0:
+            break
+        pstart = np.concatenate([[0], np.cumsum(plen)[:-1]])
+        n_left = np.arange(1, o.size + 1) - np.repeat(pstart, plen)
+        best_pair, best_off = _best_drawn_cuts(
+            o,
+            x,
+            pf,
+            ps,
+            pstart,
+            plen,
+            n_left,
+            chan,
+            crit,
+            S,
+            D,
+            seg_imp * seg_W,
+            seg_len,
+            n_score,
+            unit_weight,
+            wc,
+            exact_sums,
+            positive,
+            msl,
+            mwl,
+        )
+        fs = np.flatnonzero(best_pair >= 0)  # the nodes with a valid cut
+        if fs.size == 0:
+            break
+        bp, cntL = best_pair[fs], best_off[fs] + 1
+        # the chosen pairs' samples, node after node: each node's left then right child
+        sel_len = plen[bp]
+        sel_start = np.concatenate([[0], np.cumsum(sel_len)[:-1]])
+        sel = np.repeat(pstart[bp] - sel_start, sel_len) + np.arange(sel_len.sum())
+        o_sel = np.take(o, sel)
+        bounds = np.column_stack([sel_start, sel_start + cntL]).ravel()
+        LR = np.add.reduceat(np.take(stats, o_sel, axis=1), bounds, axis=1)
+        L_sums, R_sums = LR[:, 0::2], LR[:, 1::2]
+        cntR = sel_len - cntL
+        do_split, imp_l, imp_r, w_l, w_r = _decide(
+            crit,
+            L_sums,
+            R_sums,
+            seg_imp[fs],
+            seg_W[fs],
+            W_root,
+            np.ones(fs.size, dtype=bool),
+            min_impurity_decrease,
+            sel_len,
+            children=True,
+        )
+        if not np.any(do_split):
+            break
+        sp = np.flatnonzero(do_split)
+        cut = pstart[bp[sp]] + cntL[sp] - 1  # the last sample left of each cut
+        cids, csplit, cimp, cW = recorder.add_children(
+            seg_node[fs[sp]],
+            pf[bp[sp]],
+            _midpoints(x[cut], x[cut + 1]),
+            np.concatenate([L_sums[:, sp], R_sums[:, sp]], axis=1),
+            np.concatenate([cntL[sp], cntR[sp]]),
+            depth + 1,
+            impurity=np.concatenate([imp_l[sp], imp_r[sp]]),
+            W=np.concatenate([w_l[sp], w_r[sp]]),
+        )
+        if not np.any(csplit):
+            break
+        # keep the children that can still be split, in the order (left s, right s) of s
+        child_start = np.concatenate([sel_start[sp], sel_start[sp] + cntL[sp]])
+        child_cnt = np.concatenate([cntL[sp], cntR[sp]])
+        keep = np.flatnonzero(csplit)
+        keep = keep[np.argsort(child_start[keep], kind="stable")]
+        new_len = child_cnt[keep]
+        new_start = np.concatenate([[0], np.cumsum(new_len)[:-1]])
+        take = np.repeat(child_start[keep] - new_start, new_len) + np.arange(new_len.sum())
+        samples = np.take(o_sel, take)
+        seg_node, seg_start, seg_len = cids[keep], new_start, new_len
+        seg_imp, seg_W = cimp[keep], cW[keep]
+        depth += 1
+
+
+def _draw_and_sort(samples, seg_start, seg_len, rank, order_flat, xs_flat, k, rng):
+    """Draw k features per node, as :func:`~prml14.trees._nodes._draw_before` does, and sort
+    each node's samples by each drawn feature.
+
+    The features are drawn in the order of ``rng.random_sample((D, S))`` (the keys of
+    ``_draw_before``), and a drawn feature found constant in its node is replaced by the next
+    one in that order: the k features with the smallest keys among those not constant in the
+    node, without checking all D features of every node. Constancy shows after the sort (the
+    first and last sorted values are equal). Returns the drawn pairs (features ``pf``, nodes
+    ``ps``), their samples ``o`` and values ``x`` in increasing order, pair after pair, and
+    each pair's number of samples; a constant pair stays in the run (it has no valid cut).
+    """
+    D = rank.shape[1]
+    S = seg_len.size
+    keys = rng.random_sample((D, S))
+    cand = np.argsort(keys.T, axis=1)  # (S, D): each node's features in the order drawn
+    need, nxt = np.full(S, k), np.zeros(S, dtype=np.intp)
+    active = np.arange(S)
+    runs = []
+    while active.size:
+        cnt = np.minimum(need[active], D - nxt[active])
+        ps = np.repeat(active, cnt)
+        first = np.concatenate([[0], np.cumsum(cnt)[:-1]])
+        pf = cand[ps, np.arange(ps.size) - np.repeat(first - nxt[active], cnt)]
+        o, x, plen = _sorted_pairs(pf, ps, samples, seg_start, seg_len, rank, order_flat, xs_flat)
+        runs.append((pf, ps, o, x, plen))
+        end = np.cumsum(plen)
+        constant = x[end - 1] == x[end - plen]
+        nxt[active] += cnt
+        need = np.bincount(ps[constant], minlength=S)  # replacements still to draw
+        active = active[(need[active] > 0) & (nxt[active] < D)]
+    if len(runs) == 1:
+        return runs[0]
+    return tuple(np.concatenate(r) for r in zip(*runs, strict=True))
+
+
+def _sorted_pairs(pf, ps, samples, seg_start, seg_len, rank, order_flat, xs_flat):
+    """The samples and values of node ``ps[p]`` in increasing order of feature ``pf[p]``, for
+    every pair p, pair after pair: one sort of the keys (p, rank of the value in the
+    presorted order); the rank breaks ties between equal values as the presorted order does."""
+    N, D = rank.shape
+    plen = seg_len[ps]
+    start = np.concatenate([[0], np.cumsum(plen)[:-1]])
+    place = np.repeat(seg_start[ps] - start, plen) + np.arange(plen.sum())
+    member = np.take(samples, place).astype(np.intp, copy=False)
+    dtype = np.int32 if pf.size * N < 2**31 else np.int64  # (a faster sort)
+    key = np.repeat(np.arange(0, pf.size * N, N, dtype=dtype), plen)
+    member *= D
+    member += np.repeat(pf, plen)
+    key += np.take(rank, member)
+    key.sort()
+    flat = key.astype(np.intp)
+    flat += np.repeat((pf - np.arange(pf.size)) * N, plen)  # pf N + rank
+    return np.take(order_flat, flat), np.take(xs_flat, flat), plen
+
+
 def _best_drawn_cuts(
-    drawn,
-    order,
-    xs,
+    o,
+    x,
+    pf,
+    ps,
+    pstart,
+    plen,
+    n_left,
     chan,
     crit,
-    seg_start,
-    seg_len,
+    S,
+    D,
     node_cost,
+    seg_len,
     n_score,
     unit_weight,
     wc,
@@ -363,34 +541,25 @@ def _best_drawn_cuts(
     msl,
     mwl,
 ):
-    """:func:`_best_cuts` scoring only the drawn (feature, node) pairs.
+    """The best cut of every node among its drawn features, as :func:`_best_cuts` finds it.
 
-    The segments of the drawn pairs are gathered into one flat run (k/D of the level's
-    positions), so that the running sums and scores cost O(k n) instead of O(D n).
+    The drawn (feature ``pf``, node ``ps``) pairs lie one after the other in one flat run:
+    ``o`` the samples and ``x`` the values of each pair in increasing order (pair p from
+    ``pstart[p]``, ``plen[p]`` samples; ``n_left`` gives each position's 1-based place in its
+    pair). Returns the chosen pair of every node (−1: no valid cut) and the
+    place (0-based) of the last sample left of its cut; ties (scores within rounding of the
+    best) go to the lowest feature, then the lowest cut.
     """
-    D, n = order.shape
-    S = seg_start.size
-    best_f, best_pos = np.zeros(S, dtype=np.intp), np.full(S, n)
-    pf, ps = np.nonzero(drawn)  # the drawn pairs, feature by feature
-    if pf.size == 0:
-        return best_f, best_pos
-    plen = seg_len[ps]
-    pstart = np.concatenate([[0], np.cumsum(plen)[:-1]])
-    pair = np.repeat(np.arange(pf.size), plen)
-    offset = pstart[pair]
-    n_left = np.arange(pair.size) - offset + 1
-    n_right = plen[pair] - n_left
-    pos = seg_start[ps][pair] + n_left - 1  # the position in the level
-    flat = pf[pair] * n + pos
-    o = order.ravel()[flat]
+    n_right = np.repeat(plen, plen) - n_left if unit_weight is not None or msl > 1 else None
     G = np.take(chan, o, axis=1)  # (C, m)
     ptot = np.add.reduceat(G, pstart, axis=1)  # (C, P)
     first = None if exact_sums else G[:, pstart]
     G[:, pstart[1:]] -= ptot[:, :-1]
     left = np.cumsum(G, axis=1, out=G)
     if first is not None and pf.size > 1:  # the restart residue, as in _best_cuts
-        left -= (left[:, pstart] - first)[:, pair]
-    right = ptot[:, pair] - left
+        left -= np.repeat(left[:, pstart] - first, plen, axis=1)
+    right = np.repeat(ptot, plen, axis=1)
+    right -= left
     if unit_weight is not None:
         WL, WR = unit_weight * n_left, unit_weight * n_right
     elif wc is not None:
@@ -399,26 +568,35 @@ def _best_drawn_cuts(
         WL, WR = left.sum(axis=0), right.sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         proxy = crit.split_score(left[:n_score], right[:n_score], WL, WR)  # (m,)
-    # no cut between equal values, nor at a segment end
-    x = xs.ravel()
-    invalid = x[np.minimum(flat + 1, x.size - 1)] <= x[flat]
+    # no cut between equal values, nor at a pair's end
+    invalid = np.empty(x.size, dtype=bool)
+    np.less_equal(x[1:], x[:-1], out=invalid[:-1])
     invalid[pstart + plen - 1] = True
     if msl > 1:
         invalid |= (n_left < msl) | (n_right < msl)
     if positive is not None:
         p = positive[o]
         pos_left = np.cumsum(p)
-        pos_left -= (pos_left[pstart] - p[pstart])[pair]
-        invalid |= (pos_left == 0) | (pos_left == pos_left[pstart + plen - 1][pair])
+        pos_left -= np.repeat(pos_left[pstart] - p[pstart], plen)
+        invalid |= (pos_left == 0) | (pos_left == np.repeat(pos_left[pstart + plen - 1], plen))
     if mwl > 0:
         invalid |= (WL < mwl) | (WR < mwl)
     np.copyto(proxy, -np.inf, where=invalid)
     seg_best = np.full((D, S), -np.inf)
     seg_best[pf, ps] = np.maximum.reduceat(proxy, pstart)
-    tie = _near_best(seg_best.max(axis=0), node_cost, seg_len)
+    top = seg_best.max(axis=0)
+    tie = _near_best(top, node_cost, seg_len)
     best_f = np.argmax(seg_best >= tie, axis=0)
-    chosen = pf == best_f[ps]  # one pair per node (if its best feature was drawn)
-    hit = proxy >= tie[ps][pair]
-    pfirst = np.minimum.reduceat(np.where(hit, pos, n), pstart)
-    best_pos[ps[chosen]] = pfirst[chosen]
-    return best_f, best_pos
+    chosen = np.flatnonzero((pf == best_f[ps]) & np.isfinite(top[ps]))  # one pair per node
+    best_pair, best_place = np.full(S, -1), np.zeros(S, dtype=np.intp)
+    if chosen.size == 0:
+        return best_pair, best_place
+    # the first cut of each chosen pair that ties with the best
+    clen = plen[chosen]
+    cstart = np.concatenate([[0], np.cumsum(clen)[:-1]])
+    at = np.repeat(pstart[chosen] - cstart, clen) + np.arange(clen.sum())
+    hit = np.take(proxy, at) >= np.repeat(tie[ps[chosen]], clen)
+    first_hit = np.minimum.reduceat(np.where(hit, at, x.size), cstart)
+    best_pair[ps[chosen]] = chosen
+    best_place[ps[chosen]] = first_hit - pstart[chosen]
+    return best_pair, best_place

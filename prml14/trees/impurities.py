@@ -155,7 +155,12 @@ def cross_entropy_impurity(p):
     ValueError
         If p is not a finite real array that is non-negative and sums to one over its last axis.
     """
-    return -_xlogx(_check_proportions(p)).sum(axis=-1)
+    return _entropy(_check_proportions(p))
+
+
+def _entropy(p):
+    """(14.32) of checked proportions (the criteria call it on every level of a tree)."""
+    return -_xlogx(p).sum(axis=-1)
 
 
 @implements("14.33")
@@ -177,7 +182,11 @@ def gini_impurity(p):
     ValueError
         If p is not a finite real array that is non-negative and sums to one over its last axis.
     """
-    p = _check_proportions(p)
+    return _gini(_check_proportions(p))
+
+
+def _gini(p):
+    """(14.33) of checked proportions (the criteria call it on every level of a tree)."""
     return np.sum(p * (1.0 - p), axis=-1)
 
 
@@ -199,7 +208,11 @@ def misclassification_impurity(p):
     ValueError
         If p is not a finite real array that is non-negative and sums to one over its last axis.
     """
-    p = _check_proportions(p)
+    return _misclassification(_check_proportions(p))
+
+
+def _misclassification(p):
+    """1 − max_k p_k of checked proportions (the criteria call it on every level)."""
     return 1.0 - p.max(axis=-1)
 
 
