@@ -260,3 +260,36 @@ def test_second_order_boosters_read_max_features_like_the_trees(booster, max_fea
     X, y = make_hastie_10_2(100, random_state=0)
     est = booster(n_estimators=3, max_features=max_features, random_state=0).fit(X, y)
     assert est.score(X, y) > 0.5
+
+
+def _inner_nodes_with_constant_targets(model, X, t, w):
+    """How many inner nodes of ``model`` hold rows of positive weight that all have one t."""
+    tree = model.tree_
+    node, found = np.zeros(len(X), dtype=np.intp), 0
+    while True:
+        inner = tree.children_left[node] != -1
+        if not inner.any():
+            return found
+        for i in np.unique(node[inner]):
+            found += np.ptp(t[(node == i) & (w > 0)]) == 0
+        right = X[np.arange(len(X)), np.maximum(tree.feature[node], 0)] > tree.threshold[node]
+        child = np.where(right, tree.children_right[node], tree.children_left[node])
+        node = np.where(inner, child, node)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_derived_constant_node_is_a_leaf(seed):
+    """The histogram finder's right child is its parent's sums minus the left child's, so its
+    sums carry the parent's rounding: a constant node must be judged against that, not its
+    own Σwt². Here the constant rows' centred targets are tiny (the other rows' mean is the
+    constant), so their own rounding floor is far below the parent's; 19 of 20 seeds split
+    the constant node when the floor ignored the parent (and one CPU kernel in three split a
+    node of test_zero_weight_is_a_removed_row)."""
+    rng = np.random.default_rng(seed)
+    x = np.concatenate([rng.uniform(2, 3, 60), rng.uniform(0, 1, 20)])  # constant rows right
+    varying = rng.normal(0, 1e4, 20)
+    t = np.concatenate([np.full(60, 0.5), varying - varying.mean() + 0.5])
+    w = np.concatenate([rng.uniform(0.1, 2.0, 60), np.ones(20)])
+    for splitter in ("histogram", "exact"):
+        model = DecisionTreeRegressor(splitter=splitter).fit(x[:, None], t, sample_weight=w)
+        assert _inner_nodes_with_constant_targets(model, x[:, None], t, w) == 0, splitter

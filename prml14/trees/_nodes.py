@@ -27,19 +27,28 @@ class _Recorder:
         self._splits = []  # per level: parents, left ids, right ids, features, thresholds
         self.leaf = None  # the leaf of every training sample, if the split finder records it
         self._leaf_sums = None  # (leaf ids, their sums) that replace the recorded ones
+        # per node: the scale and the number of samples of the rounding its sums carry
+        self._rounding_scale = np.empty(0)
+        self._rounding_count = np.empty(0, dtype=np.intp)
 
-    def add_nodes(self, sums, counts, depth, rounding_counts=None, impurity=None, W=None):
+    def add_nodes(self, sums, counts, depth, inherited=None, impurity=None, W=None):
         """Append nodes with the summed statistics ``sums`` (n_stats, m) and sample ``counts``.
 
-        ``rounding_counts``: the number of samples whose rounding the sums carry, if more than
-        ``counts`` (a child's sums taken as its parent's minus its sibling's carry the
-        parent's). ``impurity`` and ``W``: the nodes' impurities and weights, if already
-        computed from ``sums``. Returns their ids, which of them may be split, their
-        impurities and their weights.
+        ``inherited``: (scale, count) of the rounding the sums carry beyond their own, if they
+        were derived from other sums (a child's sums taken as its parent's minus its sibling's
+        carry the parent's rounding, which is relative to the parent's scale and count).
+        ``impurity`` and ``W``: the nodes' impurities and weights, if already computed from
+        ``sums``. Returns their ids, which of them may be split, their impurities and their
+        weights.
         """
         crit = self.criterion
-        if rounding_counts is None:
-            rounding_counts = counts
+        scale = np.broadcast_to(crit.rounding_scale(sums), counts.shape).astype(float)
+        n_round = counts
+        if inherited is not None:
+            scale = np.maximum(scale, inherited[0])
+            n_round = np.maximum(counts, inherited[1])
+        self._rounding_scale = np.concatenate([self._rounding_scale, scale])
+        self._rounding_count = np.concatenate([self._rounding_count, n_round])
         ids = np.arange(self._n, self._n + counts.size)
         self._n += counts.size
         if W is None:
@@ -54,9 +63,13 @@ class _Recorder:
             & (counts >= self.min_samples_split)
             & (counts >= 2 * self.min_samples_leaf)
             & (W >= 2 * self.min_weight_leaf)
-            & crit.can_split(impurity, sums, rounding_counts)
+            & crit.can_split(impurity, sums, n_round, scale)
         )
         return ids, splittable, impurity, W
+
+    def rounding(self, ids):
+        """(scale, count) of the rounding that the sums of the nodes ``ids`` carry."""
+        return self._rounding_scale[ids], self._rounding_count[ids]
 
     def add_children(
         self,
@@ -66,15 +79,21 @@ class _Recorder:
         sums_lr,
         counts_lr,
         depth,
-        rounding_counts=None,
+        derived=False,
         impurity=None,
         W=None,
     ):
-        """Record the cuts of ``parents`` and append their children (all left ids, then right);
-        ``impurity`` and ``W`` as in :meth:`add_nodes`."""
+        """Record the cuts of ``parents`` and append their children (all left ids, then right).
+
+        ``derived``: the children's sums were computed from their parents' (the histogram
+        finder's sibling by subtraction), so they carry the parents' rounding; ``impurity``
+        and ``W`` as in :meth:`add_nodes`."""
         k = parents.size
+        inherited = None
+        if derived:
+            inherited = tuple(np.tile(a, 2) for a in self.rounding(parents))
         ids, splittable, impurity, W = self.add_nodes(
-            sums_lr, counts_lr, depth, rounding_counts, impurity, W
+            sums_lr, counts_lr, depth, inherited, impurity, W
         )
         self._splits.append((parents, ids[:k], ids[k:], features, thresholds))
         return ids, splittable, impurity, W
@@ -151,12 +170,14 @@ def _decide(
     min_impurity_decrease,
     counts,
     children=False,
+    inherited=None,
 ):
     """Which found cuts are made: the weighted impurity decrease
     (N_τ/N)(Q_τ − (N_L/N_τ) Q_L − (N_R/N_τ) Q_R) must reach ``min_impurity_decrease``
     (scikit-learn's rule), the decrease of N_τ Q_τ must exceed the rounding floor of the
-    node's sums (``criterion.rounding_scale``; ``counts``: the samples of each node) and the
-    criterion must accept the decrease. With ``children`` (and every cut found), also the
+    node's sums (``criterion.rounding_scale``; ``counts``: the samples of each node; or the
+    ``inherited`` (scale, count) of the nodes, if larger: see :meth:`_Recorder.add_nodes`) and
+    the criterion must accept the decrease. With ``children`` (and every cut found), also the
     impurities and weights of the left and the right children."""
     do_split = found.copy()
     f = np.flatnonzero(found)
@@ -168,7 +189,11 @@ def _decide(
         W = seg_W[f]
         improvement = (W / W_root) * (seg_imp[f] - (w_r / W) * imp_r - (w_l / W) * imp_l)
         decrease = improvement * W_root
-        floor = _rounding_floor(criterion.rounding_scale(L + R), counts[f])
+        scale, n_round = criterion.rounding_scale(L + R), counts[f]
+        if inherited is not None:
+            scale = np.maximum(scale, inherited[0][f])
+            n_round = np.maximum(n_round, inherited[1][f])
+        floor = _rounding_floor(scale, n_round)
         do_split[f] = (
             ~(improvement + _EPSILON < min_impurity_decrease)
             & ((floor == 0) | (decrease > floor))

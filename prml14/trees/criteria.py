@@ -119,7 +119,7 @@ class _Criterion:
         """
         return np.ones(np.shape(decrease), dtype=bool)
 
-    def can_split(self, impurity, sums, counts):
+    def can_split(self, impurity, sums, counts, scale):
         """Whether nodes with this impurity per unit weight may be cut (CART: not if pure).
 
         Parameters
@@ -130,6 +130,9 @@ class _Criterion:
             The statistics summed over each node.
         counts : ndarray of int of shape (n_nodes,)
             The number of samples of each node.
+        scale : ndarray of shape (n_nodes,)
+            The rounding scale of each node's sums: :meth:`rounding_scale`, or a larger one
+            that the sums carry from the sums they were derived from.
 
         Returns
         -------
@@ -243,14 +246,16 @@ class SquaredError(_Criterion):
         """
         return sums[2]
 
-    def can_split(self, impurity, sums, counts):
+    def can_split(self, impurity, sums, counts, scale):
         """A node may be cut unless its targets are constant: a relative test, at any scale.
 
         The variance of a constant node computed from the sums, Σwt²/N_τ − y_τ², is a
         rounding error of the size of y_τ² (2.96e-16 for three targets 1.2), never exactly 0;
         an absolute threshold (scikit-learn's ε) misses it for large targets and calls a
         genuinely varying node pure for tiny ones. The node is taken as constant when its
-        cost N_τ Q_τ is within the rounding floor 4 n ε Σwt² of zero.
+        cost N_τ Q_τ is within the rounding floor 4 n ε Σwt² of zero — with the n and the
+        Σwt² of the sums it was derived from, if larger (the histogram finder's right child
+        is its parent's sums minus the left child's, with the parent's rounding).
 
         Parameters
         ----------
@@ -260,13 +265,16 @@ class SquaredError(_Criterion):
             The statistics summed over each node.
         counts : ndarray of int of shape (n_nodes,)
             The number of samples of each node.
+        scale : ndarray of shape (n_nodes,)
+            The rounding scale of each node's sums: :meth:`rounding_scale`, or a larger one
+            that the sums carry from the sums they were derived from.
 
         Returns
         -------
         ndarray of bool
             True for the nodes that may be cut.
         """
-        return impurity * sums[0] > _rounding_floor(sums[2], counts)
+        return impurity * sums[0] > _rounding_floor(scale, counts)
 
     def split_score(self, left, right, n_left, n_right):
         """S_L²/N_L + S_R²/N_R for every candidate cut (may overwrite ``left`` and ``right``).
@@ -605,7 +613,7 @@ class SecondOrder(_Criterion):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.nan_to_num(G * G / (H + self.reg_lambda), nan=0.0, posinf=0.0)
 
-    def can_split(self, impurity, sums, counts):
+    def can_split(self, impurity, sums, counts, scale):
         """Every node may be cut; :meth:`accept_split` decides.
 
         Parameters
@@ -616,6 +624,8 @@ class SecondOrder(_Criterion):
             (G, H) of each node (unused).
         counts : ndarray of int of shape (n_nodes,)
             The number of samples of each node (unused).
+        scale : ndarray of shape (n_nodes,)
+            The rounding scale of each node's sums (unused).
 
         Returns
         -------
@@ -747,7 +757,7 @@ class AbsoluteError(_Criterion):
         """
         return sums[2] / sums[0]
 
-    def can_split(self, impurity, sums, counts):
+    def can_split(self, impurity, sums, counts, scale):
         """A node may be cut unless its targets are constant, at any scale of t.
 
         The absolute deviations of a constant node are each exactly 0, so their sum is exactly
@@ -761,6 +771,8 @@ class AbsoluteError(_Criterion):
             (N_τ, ỹ_τ, Σ w abs(t − ỹ_τ)) of each node (unused).
         counts : ndarray of int of shape (n_nodes,)
             The number of samples of each node (unused).
+        scale : ndarray of shape (n_nodes,)
+            The rounding scale of each node's sums (unused).
 
         Returns
         -------

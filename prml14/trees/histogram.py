@@ -383,6 +383,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             found,
             min_impurity_decrease,
             cntL + cntR,
+            inherited=recorder.rounding(seg_node),
         )
         if not np.any(do_split):
             _set_leaves(leaf, rows, seg_node[0] if local is None else np.take(seg_node, local))
@@ -396,7 +397,7 @@ def _grow_histogram(binned, stats, recorder, unit_weight, min_impurity_decrease,
             np.concatenate([L_sums[:, sp], R_sums[:, sp]], axis=1),
             np.concatenate([cntL[sp], cntR[sp]]),
             depth + 1,
-            np.tile(cntL[sp] + cntR[sp], 2),  # (the sums of a child carry its parent's rounding)
+            derived=True,  # (right = the node's sums minus left: the parent's rounding)
         )
         # the node id every row is in after this level (a row of an uncut node stays there)
         node_of = np.repeat(seg_node, 2)
