@@ -207,7 +207,8 @@ def check_simplex(weights, n_components=None, name="weights"):
     Raises
     ------
     ValueError
-        Naming ``name``, if a condition fails (the sum may differ from one by 1e-8).
+        Naming ``name``, if a condition fails (the sum may differ from one by 1e-5: float32
+        weights pass, and are used renormalised).
     """
     weights = as_float(weights, name)
     if weights.ndim != 1 or weights.size == 0:

@@ -250,7 +250,8 @@ def sample_mixture(n_samples, weights, means, scales, family="gaussian", random_
         raise ValueError(
             f"means must have one row per component ({weights.size}), got {means_arr.shape[0]}"
         )
-    z = rng.choice(weights.size, size=n_samples, p=weights)
+    # (renormalised: check_simplex allows a sum off by 1e-5, numpy's choice by 1.5e-8 only)
+    z = rng.choice(weights.size, size=n_samples, p=weights / weights.sum())
     u = rng.standard_normal((n_samples, D))
     if family == "cauchy":  # t with one degree of freedom: normal / sqrt(chi²_1)
         u = u / np.abs(rng.standard_normal((n_samples, 1)))
