@@ -129,7 +129,9 @@ CASES = {
     "regression tree": (
         lambda: DecisionTreeRegressor(splitter="histogram", max_depth=10),
         False,
-        ("8277cd68af1959c5", "b9d9e8571880f363"),
+        # recorded when the tree's centring offset became a numpy sum instead of np.dot (whose
+        # BLAS rounding changed this digest with the CPU kernel and the thread count)
+        ("57d01397128c6006", "816740d90b00e283"),
     ),
 }
 

@@ -65,7 +65,9 @@ def weighted_least_squares_tree(X, target, w, params, rng):
     """
     criterion = SquaredError()
     # centred targets: the same cuts, without cancellation in the node variances
-    offset = np.dot(w, target) / w.sum()
+    # (a sum, not np.dot: BLAS rounds differently by CPU and thread count, and the offset
+    # reaches every leaf value)
+    offset = np.sum(w * target) / w.sum()
     tree = grow_tree(
         X, criterion.statistics(target - offset, w), criterion, random_state=rng, **params
     )

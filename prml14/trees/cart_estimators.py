@@ -360,7 +360,9 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         # grow on targets centred at their weighted mean: the same cuts (a shift of t changes
         # S_L²/N_L + S_R²/N_R by a constant per node) without losing the node variances to
         # cancellation in Σwt²/N_τ − y_τ² when the mean is large compared with the spread
-        offset = np.dot(w, y) / w.sum()
+        # (a sum, not np.dot: BLAS rounds differently by CPU and thread count, and the offset
+        # reaches every leaf value)
+        offset = np.sum(w * y) / w.sum()
         y = y - offset
         criterion = SquaredError()
         tree = self._grow(X, criterion, criterion.statistics(y, w), w)
