@@ -76,7 +76,7 @@ def impurity_importances(tree, n_features=None, normalize=True):
     ------
     TypeError
         If tree is not a fitted :class:`~prml14.trees.structure.Tree`
-        (an estimator is refused: pass its tree_), or n_features is not an integer.
+        (an estimator is refused: pass its ``tree_``), or n_features is not an integer.
     ValueError
         If n_features is below 1 or below the number of features the tree cuts on.
     """

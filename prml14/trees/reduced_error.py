@@ -67,7 +67,7 @@ def validation_node_errors(tree, X, y, *, loss, sample_weight=None):
     ------
     TypeError
         If ``tree`` is not a fitted :class:`~prml14.trees.structure.Tree`
-        (an estimator is refused: pass its tree_).
+        (an estimator is refused: pass its ``tree_``).
     ValueError
         Naming the argument, if ``loss`` is not one of the three; X is not a finite 2-D array;
         y is not 1-D, is not finite or exceeds 1e100 in magnitude (real targets), or is not
@@ -158,7 +158,7 @@ def reduced_error_subtree(tree, node_errors):
     ------
     TypeError
         If tree is not a fitted :class:`~prml14.trees.structure.Tree`
-        (an estimator is refused: pass its tree_).
+        (an estimator is refused: pass its ``tree_``).
     ValueError
         If node_errors is not a finite real array of shape (tree.node_count,).
     """
