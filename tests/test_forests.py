@@ -4,6 +4,8 @@ force, 1/e and held-out scores; held-out error on par with scikit-learn's Random
 seeds; the variance of a correlated average (B.30); impurity importances (B.32) by hand and
 against scikit-learn's trees; permutation importances (B.33) equal to scikit-learn's."""
 
+import os
+
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification, make_friedman1
@@ -528,6 +530,9 @@ def test_sqrt_forest_matches_scikit_learns_accuracy_over_seeds():
     assert abs(diffs.mean()) <= 3 * diffs.std(ddof=1) / np.sqrt(len(diffs)) + 1e-3
 
 
+@pytest.mark.skipif(  # digests of today's numpy (see test_gradient_boosting_histograms.py)
+    bool(os.environ.get("PRML14_MIN_VERSIONS")), reason="digests of today's numpy"
+)
 @pytest.mark.parametrize(
     "max_features, classifier_digest, regressor_digest",
     [

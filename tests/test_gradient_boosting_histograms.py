@@ -3,6 +3,7 @@ the fitted models against digests recorded before the finder was rewritten for s
 so that a change of any tree or prediction fails."""
 
 import hashlib
+import os
 
 import numpy as np
 import pytest
@@ -136,6 +137,10 @@ CASES = {
 }
 
 
+# Digests pin today's results in the declared environment; the oldest numpy that make test-min
+# installs sums some arrays in another order (the last bits of leaf values differ), so there the
+# pins do not apply. Bit-identity across versions is not promised.
+@pytest.mark.skipif(bool(os.environ.get("PRML14_MIN_VERSIONS")), reason="digests of today's numpy")
 @pytest.mark.parametrize("case", list(CASES))
 def test_histogram_models_are_unchanged(case, monkeypatch):
     make, weighted, (want_trees, want_pred) = CASES[case]
