@@ -26,6 +26,7 @@ from prml14 import (
     weighted_misclassification,
 )
 from prml14.boosting.adaboost import normalise_log_weights
+from prml14.trees import DecisionTreeClassifier as PackageTree
 from prml14.boosting.stump_estimators import SortedColumns
 
 
@@ -392,6 +393,36 @@ def test_ten_thousand_rounds_neither_overflow_nor_underflow(wavy_classes):
                 w[m], np.exp(log_w - logsumexp(log_w)), rtol=1e-6, atol=1e-300
             )
     assert np.abs(f).max() > 710  # exp(|f|) overflows float64
+
+
+class _TreeFittedAnew(PackageTree):
+    """The package's tree under another type: AdaBoost fits it through ``fit`` every round."""
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("params", [{"max_depth": 2}, {"max_depth": 3, "max_features": 2}])
+def test_a_package_tree_grown_from_sorted_features_is_the_tree_fit_grows(
+    wavy_classes, n_classes, params
+):
+    # AdaBoost sorts X once and grows the package's tree from it every round: the same trees,
+    # weights and predictions as calling the learner's fit (with its validation) every round
+    X, y = wavy_classes(120, random_state=8)
+    if n_classes == 3:
+        y = np.where(X[:, 0] > 0.5, 2, (y > 0).astype(int))
+    w = np.random.default_rng(1).uniform(0.5, 2.0, size=len(y))
+    fast, plain = (
+        AdaBoostClassifier(tree(**params), n_estimators=12, random_state=7).fit(
+            X, y, sample_weight=w
+        )
+        for tree in (PackageTree, _TreeFittedAnew)
+    )
+    np.testing.assert_array_equal(fast.estimator_weights_, plain.estimator_weights_)
+    np.testing.assert_array_equal(fast.estimator_errors_, plain.estimator_errors_)
+    for a, b in zip(fast.estimators_, plain.estimators_, strict=True):
+        np.testing.assert_array_equal(a.tree_.threshold, b.tree_.threshold)
+        np.testing.assert_array_equal(a.tree_.value, b.tree_.value)
+        np.testing.assert_array_equal(a.predict(X), b.predict(X))
+    np.testing.assert_array_equal(fast.decision_function(X), plain.decision_function(X))
 
 
 def test_same_random_state_same_model(wavy_classes):

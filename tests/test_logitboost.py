@@ -18,6 +18,7 @@ from prml14 import (
     multiclass_logitboost_step,
     weighted_logistic_irls,
 )
+from prml14.trees import sort_features
 
 
 def _hastie(n, seed):
@@ -247,7 +248,7 @@ def test_the_k_class_rule_at_k_two_is_the_two_class_rule():
     Y = np.column_stack([1 - t01, t01])
     s = np.full(200, 1 / 200)
     params = {"max_depth": 2, "min_samples_leaf": 1, "max_features": None}
-    rounds = binary._fit_multiclass(X, Y, s, params, np.random.RandomState(0))
+    rounds = binary._fit_multiclass(X, sort_features(X), Y, s, params, np.random.RandomState(0))
     F = sum(binary._round_output(trees, X) for trees in rounds)
     np.testing.assert_allclose(F[:, 1], binary.decision_function(X), atol=1e-10)
     np.testing.assert_allclose(F[:, 0], -F[:, 1], atol=1e-10)

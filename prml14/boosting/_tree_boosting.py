@@ -40,13 +40,15 @@ def leaf_sums(leaf, values, n_nodes):
     return np.bincount(leaf, weights=values, minlength=n_nodes)
 
 
-def weighted_least_squares_tree(X, target, w, params, rng):
+def weighted_least_squares_tree(X, features, target, w, params, rng):
     """A regression tree grown on ``target`` with weights ``w`` (squared error, (14.29)-(14.30)).
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
         Validated inputs.
+    features : SortedFeatures
+        X sorted once for all rounds (:func:`~prml14.trees.exact.sort_features`).
     target : ndarray of shape (n_samples,)
         What the tree fits.
     w : ndarray of shape (n_samples,)
@@ -68,8 +70,9 @@ def weighted_least_squares_tree(X, target, w, params, rng):
     # (a sum, not np.dot: BLAS rounds differently by CPU and thread count, and the offset
     # reaches every leaf value)
     offset = np.sum(w * target) / w.sum()
+    statistics = criterion.statistics(target - offset, w)
     tree = grow_tree(
-        X, criterion.statistics(target - offset, w), criterion, random_state=rng, **params
+        features, statistics, criterion, random_state=rng, check_input=False, **params
     )
     tree.value = tree.value + offset
     return tree, tree.apply(X)

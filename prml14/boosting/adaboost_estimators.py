@@ -32,7 +32,8 @@ from sklearn.utils.validation import (
 from .._equations import implements
 from .._numerics import expit, softmax
 from .._validation import binary_targets, check_sample_weight, random_state_params
-from ..trees import DecisionTreeClassifier, Gini, Tree
+from ..trees import DecisionTreeClassifier, Gini, SortedFeatures, Tree
+from ..trees.exact import sort_features
 from .adaboost import (
     _normalise_log_weights,
     _update_log_weights,
@@ -89,6 +90,16 @@ def _fit_class_stump(learner, columns, X, y, w, n_classes):
     if go_left is None:
         return learner, np.full(len(y), leaf_class[0], dtype=float)
     return learner, np.where(go_left, leaf_class[1], leaf_class[2]).astype(float)
+
+
+def _grows_from_sorted(learner):
+    """Whether ``learner`` is a :class:`~prml14.trees.DecisionTreeClassifier` that AdaBoost may
+    grow from features sorted once (:meth:`_fit_checked`): the same tree as its ``fit``."""
+    return (
+        type(learner) is DecisionTreeClassifier
+        and learner.class_weight is None
+        and learner.splitter == "exact"
+    )
 
 
 def _reseed(estimator, rng):
@@ -243,6 +254,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         columns = SortedColumns(X) if stumps or class_stumps else None
         if columns is not None:  # the stumps read one column per round: contiguous columns
             X = np.asfortranarray(X)
+        elif _grows_from_sorted(template):  # the package's tree: sort X once for all rounds
+            columns = sort_features(X)
 
         learners, alphas, errors, history = [], [], [], []
         self.stop_reason_ = "n_estimators"
@@ -295,9 +308,10 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             w^{(m)}, normalised to sum to one, and its logarithm.
         template : classifier
             The unfitted weak learner; cloned, re-seeded from ``rng`` and fitted.
-        columns : SortedColumns or None
-            X sorted once, for :class:`DecisionStump` learners and the default K-class depth-1
-            trees (None for any other learner).
+        columns : SortedColumns, SortedFeatures or None
+            X sorted once: columns for :class:`DecisionStump` learners and the default K-class
+            depth-1 trees, features for a :class:`~prml14.trees.DecisionTreeClassifier` learner
+            (None for any other learner).
         rng : RandomState
         alpha_sum : float
             Σ_{l<m} α_l, for the weight of a perfect learner.
@@ -315,7 +329,13 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             ln w^{(m+1)} before normalisation (14.18).
         """
         learner = _reseed(clone(template), rng)
-        if columns is not None and n_classes > 2:
+        if isinstance(columns, SortedFeatures):  # fit validated X, t and w once
+            classes, t_index = np.unique(t, return_inverse=True)
+            learner._fit_checked(columns, classes, t_index, w)
+            learner.n_features_in_ = X.shape[1]
+            y_m = classes[np.argmax(learner.tree_.value[learner.tree_.apply(X)], axis=1)]
+            y_m = y_m.astype(float)
+        elif columns is not None and n_classes > 2:
             learner, y_m = _fit_class_stump(learner, columns, X, t, w, n_classes)
         elif columns is not None:
             learner.classes_, learner.n_features_in_ = np.array([-1.0, 1.0]), X.shape[1]

@@ -19,6 +19,7 @@ from sklearn.utils.validation import validate_data
 from .._equations import implements
 from .._numerics import softmax
 from .._validation import check_sample_weight
+from ..trees.exact import sort_features
 from ._tree_boosting import TreeBoosterMixin, tree_output, weighted_least_squares_tree
 from .logitboost import (
     _probabilities,
@@ -140,27 +141,28 @@ class LogitBoostClassifier(TreeBoosterMixin):
         params = self._tree_params(X.shape[1])
         rng = check_random_state(self.random_state)
         Y = np.eye(K)[index.reshape(-1)]  # one-hot targets t*_k
+        features = sort_features(X)  # once for all rounds
         self.estimators_ = (
-            self._fit_binary(X, Y[:, 1], s, params, rng)
+            self._fit_binary(X, features, Y[:, 1], s, params, rng)
             if K == 2
-            else self._fit_multiclass(X, Y, s, params, rng)
+            else self._fit_multiclass(X, features, Y, s, params, rng)
         )
         return self
 
-    def _fit_binary(self, X, t01, s, params, rng):
+    def _fit_binary(self, X, features, t01, s, params, rng):
         F, trees = np.zeros(X.shape[0]), []
         for _ in range(self.n_estimators):
             p, _ = _probabilities(F)
             z = logitboost_working_response(t01, p, self.z_max)  # (B.11)
             w = s * logitboost_weights(p)
-            tree, leaf = weighted_least_squares_tree(X, z, w, params, rng)
+            tree, leaf = weighted_least_squares_tree(X, features, z, w, params, rng)
             step = logitboost_newton_step(z, w, leaf, tree.node_count)  # (B.12)
             tree.value = np.where(tree.is_leaf, np.nan_to_num(step), 0.0)[:, None]
             trees.append(tree)
             F = F + tree.value[leaf, 0]
         return trees
 
-    def _fit_multiclass(self, X, Y, s, params, rng):
+    def _fit_multiclass(self, X, features, Y, s, params, rng):
         F, rounds = np.zeros(Y.shape), []
         for _ in range(self.n_estimators):
             P = softmax(F, axis=1)
@@ -168,7 +170,7 @@ class LogitBoostClassifier(TreeBoosterMixin):
             for k in range(Y.shape[1]):
                 z = logitboost_working_response(Y[:, k], P[:, k], self.z_max)
                 w = s * logitboost_weights(P[:, k])
-                tree, leaf = weighted_least_squares_tree(X, z, w, params, rng)
+                tree, leaf = weighted_least_squares_tree(X, features, z, w, params, rng)
                 # the weighted mean of z per leaf: twice the two-class step (B.12)
                 mean = 2.0 * logitboost_newton_step(z, w, leaf, tree.node_count)
                 tree.value = np.where(tree.is_leaf, np.nan_to_num(mean), 0.0)[:, None]

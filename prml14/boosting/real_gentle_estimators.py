@@ -18,6 +18,7 @@ from sklearn.utils.validation import validate_data
 
 from .._equations import implements
 from .._validation import binary_targets, check_sample_weight
+from ..trees.exact import sort_features
 from ._tree_boosting import TreeBoosterMixin, leaf_sums, weighted_least_squares_tree
 from .adaboost import normalise_log_weights
 from .real_gentle import exponential_reweight, gentle_newton_step, half_log_odds_leaf_values
@@ -73,9 +74,12 @@ class _ExponentialBooster(TreeBoosterMixin):
         w, log_w = normalise_log_weights(np.log(w))
         params = self._tree_params(X.shape[1])
         rng = check_random_state(self.random_state)
+        features = sort_features(X)  # once for all rounds
         trees = []
         for _ in range(self.n_estimators):
-            tree, leaf = weighted_least_squares_tree(X, self._tree_target(t), w, params, rng)
+            tree, leaf = weighted_least_squares_tree(
+                X, features, self._tree_target(t), w, params, rng
+            )
             leaves = np.flatnonzero(tree.is_leaf)
             values = np.zeros(tree.node_count)
             values[leaves] = self._leaf_values(t, w, leaf, tree.node_count)[leaves]

@@ -502,7 +502,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         """
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True)
         check_classification_targets(y)
-        self.classes_, y_enc = np.unique(y, return_inverse=True)
+        classes, y_enc = np.unique(y, return_inverse=True)
         # also refuses negative weights and weights that are all zero
         w = check_sample_weight(sample_weight, X, dtype=np.float64)
         if self.class_weight is not None:
@@ -510,8 +510,15 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
             if not w.sum() > 0:
                 raise ValueError("class_weight and sample_weight leave no sample with weight")
         check_magnitude(w, "sample_weight", 1e100)
+        return self._fit_checked(X, classes, y_enc.reshape(-1), w)
+
+    def _fit_checked(self, X, classes, y_enc, w):
+        """:meth:`fit` on validated data: X (or its :class:`~prml14.trees.SortedFeatures`),
+        the class labels, y as indices into them and the weights (class weights applied).
+        Boosting fits one tree per round on the same data through it, sorted once."""
+        self.classes_ = classes
         w, scale = _scaled_weights(w)
-        criterion = _CLASS_CRITERIA[self.criterion](self.classes_.size)
+        criterion = _CLASS_CRITERIA[self.criterion](classes.size)
         tree = self._grow(X, criterion, criterion.statistics(y_enc, w), w)
         return self._finish_fit(tree, scale)
 
