@@ -130,7 +130,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         :class:`~prml14.DecisionStump` for two classes (fitted on columns sorted once for all
         rounds) and a depth-1 :class:`~prml14.trees.DecisionTreeClassifier` (Gini) for K > 2.
         It is trained on the targets coded as t ∈ {−1.0, +1.0} for two classes, and as the
-        class indices 0, ..., K − 1 for K > 2.
+        class indices 0, ..., K − 1 for K > 2. A :class:`~prml14.trees.DecisionTreeClassifier`
+        (without ``class_weight``, exact splitter) is grown every round from X sorted once:
+        the tree its ``fit`` would grow, without sorting and validating X again.
     n_estimators : int, default=50
         The maximal number of rounds M.
     random_state : int, RandomState instance or None, default=None
