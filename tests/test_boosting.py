@@ -26,8 +26,8 @@ from prml14 import (
     weighted_misclassification,
 )
 from prml14.boosting.adaboost import normalise_log_weights
-from prml14.trees import DecisionTreeClassifier as PackageTree
 from prml14.boosting.stump_estimators import SortedColumns
+from prml14.trees import DecisionTreeClassifier as PackageTree
 
 
 def members(model, X):
