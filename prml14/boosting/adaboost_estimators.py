@@ -102,6 +102,13 @@ def _grows_from_sorted(learner):
     )
 
 
+def _fresh_tree(template, rng):
+    """``_reseed(clone(template), rng)`` for a template that :func:`_grows_from_sorted`: the
+    same parameters and seed, without clone's introspection of every parameter."""
+    seed = rng.randint(np.iinfo(np.int32).max)
+    return DecisionTreeClassifier(**{**template.get_params(deep=False), "random_state": seed})
+
+
 def _reseed(estimator, rng):
     """Give every ``random_state`` parameter of ``estimator`` its own seed drawn from ``rng``."""
     seeds = {key: rng.randint(np.iinfo(np.int32).max) for key in random_state_params(estimator)}
@@ -330,8 +337,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         log_w : ndarray
             ln w^{(m+1)} before normalisation (14.18).
         """
-        learner = _reseed(clone(template), rng)
-        if isinstance(columns, SortedFeatures):  # fit validated X, t and w once
+        presorted = isinstance(columns, SortedFeatures)
+        learner = _fresh_tree(template, rng) if presorted else _reseed(clone(template), rng)
+        if presorted:  # fit validated X, t and w once
             classes, t_index = np.unique(t, return_inverse=True)
             learner._fit_checked(columns, classes, t_index, w)
             learner.n_features_in_ = X.shape[1]
