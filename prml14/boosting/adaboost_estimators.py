@@ -102,9 +102,12 @@ def _grows_from_sorted(learner):
     )
 
 
-def _fresh_tree(template, rng):
-    """``_reseed(clone(template), rng)`` for a template that :func:`_grows_from_sorted`: the
-    same parameters and seed, without clone's introspection of every parameter."""
+def _fresh_learner(template, rng):
+    """``_reseed(clone(template), rng)`` for a :class:`DecisionStump` (no parameter is random)
+    or a template that :func:`_grows_from_sorted`: the same parameters and seed, without
+    clone's introspection of every parameter (a tenth of a stump round's time)."""
+    if type(template) is DecisionStump:
+        return DecisionStump(criterion=template.criterion)
     seed = rng.randint(np.iinfo(np.int32).max)
     return DecisionTreeClassifier(**{**template.get_params(deep=False), "random_state": seed})
 
@@ -337,9 +340,11 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         log_w : ndarray
             ln w^{(m+1)} before normalisation (14.18).
         """
-        presorted = isinstance(columns, SortedFeatures)
-        learner = _fresh_tree(template, rng) if presorted else _reseed(clone(template), rng)
-        if presorted:  # fit validated X, t and w once
+        if type(template) is DecisionStump or _grows_from_sorted(template):
+            learner = _fresh_learner(template, rng)
+        else:
+            learner = _reseed(clone(template), rng)
+        if isinstance(columns, SortedFeatures):  # fit validated X, t and w once
             classes, t_index = np.unique(t, return_inverse=True)
             learner._fit_checked(columns, classes, t_index, w)
             learner.n_features_in_ = X.shape[1]
