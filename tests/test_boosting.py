@@ -5,6 +5,7 @@ from scipy.special import logsumexp
 from sklearn.ensemble import AdaBoostClassifier as SklearnAdaBoost
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from prml14 import (
@@ -423,6 +424,24 @@ def test_a_package_tree_grown_from_sorted_features_is_the_tree_fit_grows(
         np.testing.assert_array_equal(a.tree_.value, b.tree_.value)
         np.testing.assert_array_equal(a.predict(X), b.predict(X))
     np.testing.assert_array_equal(fast.decision_function(X), plain.decision_function(X))
+
+
+@pytest.mark.parametrize(
+    "learner, bad",
+    [
+        (PackageTree(criterion="foo"), "criterion"),
+        (PackageTree(max_depth=0), "max_depth"),
+        (DecisionStump(criterion="foo"), "criterion"),
+    ],
+)
+def test_a_learner_with_invalid_parameters_is_refused_as_its_fit_refuses_it(
+    wavy_classes, learner, bad
+):
+    # AdaBoost grows the package's trees and stumps without calling their fit: it checks
+    # their parameters as fit would (an unknown stump criterion used to mean Gini)
+    X, y = wavy_classes(40, random_state=2)
+    with pytest.raises(InvalidParameterError, match=f"'{bad}' parameter"):
+        AdaBoostClassifier(learner, n_estimators=3).fit(X, y)
 
 
 def test_same_random_state_same_model(wavy_classes):

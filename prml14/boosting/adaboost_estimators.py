@@ -263,6 +263,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         stumps = type(template) is DecisionStump and n_classes == 2
         # the default K-class learner, a depth-1 tree, is cut from the same sorted columns
         class_stumps = self.estimator is None and n_classes > 2
+        if stumps or _grows_from_sorted(template):  # their fit is bypassed: check as it would
+            template._validate_params()
         columns = SortedColumns(X) if stumps or class_stumps else None
         if columns is not None:  # the stumps read one column per round: contiguous columns
             X = np.asfortranarray(X)
