@@ -443,3 +443,21 @@ def test_bootstrap_functions_name_the_bad_argument():
         bootstrap_indices(5, 2, random_state=-1)
     with pytest.raises(TypeError, match="n_samples"):
         expected_oob_fraction("bogus")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_the_members_outputs_read_from_the_trees_are_their_predictions(dtype):
+    # the ensembles read the package's trees directly (no validation of X per member): the
+    # same values as the members' predict and predict_proba, for the X dtypes fit accepts
+    from prml14.committees.bagging_estimators import _member_output
+
+    X, t = make_friedman1(120, noise=1.0, random_state=3)
+    X = (X * 10).astype(dtype)
+    regressor = BaggingRegressor(n_estimators=4, random_state=0).fit(X, t)
+    labels = np.array(["a", "b", "c"])[np.digitize(t, np.quantile(t, [1 / 3, 2 / 3]))]
+    classifier = BaggingClassifier(n_estimators=4, random_state=0).fit(X, labels)
+    for est in regressor.estimators_:
+        np.testing.assert_array_equal(_member_output(est, X), est.predict(X))
+    for est in classifier.estimators_:
+        np.testing.assert_array_equal(_member_output(est, X), est.predict(X))
+        np.testing.assert_array_equal(_member_output(est, X, proba=True), est.predict_proba(X))

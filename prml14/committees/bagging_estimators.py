@@ -66,6 +66,20 @@ def _fit_member(estimator, X, y, indices, sample_weight, seed, use_counts, featu
     return estimator
 
 
+def _member_output(estimator, X, *, proba=False):
+    """``estimator.predict(X)`` (``predict_proba`` with ``proba``) on X the ensemble validated.
+
+    The package's own trees are read directly: their ``predict`` would validate X again for
+    every member (about 0.3 ms a call), and returns the same leaf values.
+    """
+    if type(estimator) is DecisionTreeRegressor:
+        return estimator.tree_.value[estimator.tree_.apply(X), 0]
+    if type(estimator) is DecisionTreeClassifier:
+        value = estimator.tree_.value[estimator.tree_.apply(X)]
+        return value if proba else estimator.classes_[np.argmax(value, axis=1)]
+    return estimator.predict_proba(X) if proba else estimator.predict(X)
+
+
 def _fit_members(estimators, X, y, indices, sample_weights, seeds, use_counts, features):
     """Fit a run of members one after the other (one parallel task): :func:`_fit_member` of
     each, with its own sample, weights, seed and columns."""
@@ -395,7 +409,7 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         return y
 
     def _set_oob(self, X, y):
-        pred, has = self._oob_average(X, lambda est, Xs: est.predict(Xs))
+        pred, has = self._oob_average(X, _member_output)
         self.oob_prediction_ = np.where(has, pred, np.nan)
         self.oob_score_ = float(r2_score(y[has], pred[has])) if has.sum() > 1 else np.nan
 
@@ -416,7 +430,7 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         """
         X = self._validate_predict(X)
         return np.column_stack(
-            [est.predict(self._columns(m, X)) for m, est in enumerate(self.estimators_)]
+            [_member_output(est, self._columns(m, X)) for m, est in enumerate(self.estimators_)]
         )
 
     def predict(self, X):
@@ -435,7 +449,7 @@ class BaggingRegressor(RegressorMixin, _BaseBagging):
         X = self._validate_predict(X)
         total = np.zeros(X.shape[0])
         for m, est in enumerate(self.estimators_):  # running sum: never an M×N array
-            total += est.predict(self._columns(m, X))
+            total += _member_output(est, self._columns(m, X))
         return total / len(self.estimators_)
 
 
@@ -553,9 +567,9 @@ class BaggingClassifier(ClassifierMixin, _BaseBagging):
         out = np.zeros((X.shape[0], len(self.classes_)))
         if self.voting == "soft":
             # A bootstrap sample may miss classes: place the member's columns at its own labels.
-            out[:, estimator.classes_.astype(int)] = estimator.predict_proba(X)
+            out[:, estimator.classes_.astype(int)] = _member_output(estimator, X, proba=True)
         else:
-            out[np.arange(X.shape[0]), np.asarray(estimator.predict(X), dtype=int)] = 1.0
+            out[np.arange(X.shape[0]), np.asarray(_member_output(estimator, X), dtype=int)] = 1.0
         return out
 
     def _set_oob(self, X, y):

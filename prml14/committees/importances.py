@@ -41,6 +41,7 @@ from .._validation import (
 )
 from ..trees import TREE_LEAF
 from .bagging import out_of_bag_mask
+from .bagging_estimators import _member_output
 
 __all__ = [
     "impurity_importances",
@@ -336,7 +337,7 @@ def _oob_score(ensemble, X, y, mask):
         if not oob.any():
             continue
         Xs = ensemble._columns(m, X[oob])  # a bagging member's own columns
-        out = ensemble._member_votes(est, Xs) if classify else est.predict(Xs)
+        out = ensemble._member_votes(est, Xs) if classify else _member_output(est, Xs)
         if total is None:
             total = np.zeros((X.shape[0],) + out.shape[1:])
         total[oob] += out
